@@ -1,0 +1,40 @@
+# duplexbench: the two commands of the README are `make demo` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-dev
+
+.PHONY: install demo test lint typecheck unit bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## The main job: run the workflow fixtures with the oracle and the noop agent.
+demo: install
+	$(BIN)/duplexbench run --suite tests/fixtures --agent oracle --repeats 3 --out runs/demo-oracle --overwrite
+	$(BIN)/duplexbench run --suite tests/fixtures --agent noop --repeats 3 --out runs/demo-noop --overwrite
+
+## The whole test suite: lint, types, unit tests (CI runs this through .ci/run).
+test: install lint typecheck unit
+
+lint: install
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+typecheck: install
+	$(BIN)/mypy
+
+unit: install
+	$(BIN)/pytest
+
+## Performance benchmarks (report throughput and ratios to targets; never part of `test`).
+bench: install
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) runs .mypy_cache .ruff_cache .pytest_cache
