@@ -1,0 +1,115 @@
+"""Loading items and suites from YAML or JSON, safely, with precise errors.
+
+Item files are data: YAML is read with a safe loader that also refuses
+anchors/aliases (no "billion laughs") and duplicate keys; files above
+:data:`MAX_ITEM_BYTES` are refused before parsing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from duplexbench.items.errors import ItemError, Problem, format_loc
+from duplexbench.items.validate import check_item
+from duplexbench.items.workflow import WorkflowItem
+
+MAX_ITEM_BYTES = 5 * 1024 * 1024
+ITEM_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+class _StrictSafeLoader(yaml.SafeLoader):
+    """SafeLoader without aliases and without duplicate mapping keys."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.events.AliasEvent):
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            raise yaml.constructor.ConstructorError(
+                None, None, "YAML aliases (*name) are not allowed in item files", event.start_mark
+            )
+        return super().compose_node(parent, index)
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def read_document(path: Path) -> Any:
+    """Parse a YAML or JSON file into plain data, or raise ItemError naming the file."""
+    name = str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_ITEM_BYTES:
+            raise ItemError(
+                [Problem(name, "", f"file is {size} bytes; the limit is {MAX_ITEM_BYTES}")]
+            )
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ItemError([Problem(name, "", f"cannot read: {exc}")]) from None
+    try:
+        if path.suffix == ".json":
+            return json.loads(text)
+        return yaml.load(text, Loader=_StrictSafeLoader)
+    except json.JSONDecodeError as exc:
+        raise ItemError([Problem(name, f"line {exc.lineno} column {exc.colno}", exc.msg)]) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1} column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ItemError([Problem(name, where, f"invalid YAML: {problem}")]) from None
+    except RecursionError:
+        raise ItemError([Problem(name, "", "document nests too deeply")]) from None
+
+
+def parse_item(data: Any, file: str = "<item>") -> WorkflowItem:
+    """Validate plain data as a workflow item; every problem is reported at once."""
+    if not isinstance(data, dict):
+        raise ItemError([Problem(file, "", f"expected a mapping, got {type(data).__name__}")])
+    family = data.get("family", "workflow")
+    if family != "workflow":
+        raise ItemError([Problem(file, "family", f"unsupported item family {family!r}")])
+    try:
+        item = WorkflowItem.model_validate(data)
+    except ValidationError as exc:
+        raise ItemError(
+            [Problem(file, format_loc(e["loc"], data), _message(e)) for e in exc.errors()]
+        ) from None
+    except RecursionError:
+        raise ItemError([Problem(file, "", "document nests too deeply")]) from None
+    problems = [Problem(file, path, msg) for path, msg in check_item(item)]
+    if problems:
+        raise ItemError(problems)
+    return item
+
+
+def _message(error: Any) -> str:
+    msg = str(error["msg"])
+    if error["type"] == "extra_forbidden":
+        return "unknown key (not part of the item format)"
+    if error["type"] == "literal_error":
+        return f"{msg}; got {error['input']!r}"
+    return msg.removeprefix("Value error, ")
+
+
+def load_item(path: str | Path) -> WorkflowItem:
+    """Load one item file (YAML or JSON)."""
+    path = Path(path)
+    return parse_item(read_document(path), str(path))
+
+
+def item_checksum(item: WorkflowItem) -> str:
+    """Content checksum of an item: sha256 of its canonical JSON."""
+    canonical = json.dumps(item.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
