@@ -1,0 +1,110 @@
+"""Reading and writing `events.jsonl`; recording events with stamped seq and time."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from duplexbench.trace.events import EpisodeEnd, EpisodeStart, TraceEvent, _Data, _Event
+
+E = TypeVar("E", bound=_Event)
+_ADAPTER: TypeAdapter[TraceEvent] = TypeAdapter(TraceEvent)
+MAX_LINE_BYTES = 4 * 1024 * 1024
+
+
+class TraceError(Exception):
+    """A trace that cannot be read, naming the file and line."""
+
+    def __init__(self, path: str, line: int | None, message: str) -> None:
+        self.path, self.line, self.message = path, line, message
+        where = f"{path}:{line}" if line is not None else path
+        super().__init__(f"{where}: {message}")
+
+
+class Recorder:
+    """Builds events with consecutive `seq` and the wall time since start."""
+
+    def __init__(self, wall: Callable[[], float] = time.perf_counter) -> None:
+        self.events: list[TraceEvent] = []
+        self._wall = wall
+        self._t0 = wall()
+
+    def emit(self, cls: type[E], t_ms: int, data: _Data) -> E:
+        wall_ms = int((self._wall() - self._t0) * 1000)
+        event = cls(seq=len(self.events), t_ms=t_ms, wall_ms=wall_ms, data=data)  # type: ignore[call-arg]
+        self.events.append(event)  # type: ignore[arg-type]
+        return event
+
+
+def dump_event(event: BaseModel) -> str:
+    return json.dumps(event.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+
+
+def write_events(path: Path, events: Iterable[BaseModel]) -> None:
+    """Write events as JSONL atomically (a temp file renamed into place)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".events-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for event in events:
+                fh.write(dump_event(event) + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def parse_event(obj: Any) -> TraceEvent:
+    return _ADAPTER.validate_python(obj)
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    try:
+        with path.open("r", encoding="utf-8") as fh:
+            yield from enumerate(fh, start=1)
+    except FileNotFoundError:
+        raise TraceError(str(path), None, "no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TraceError(str(path), None, f"cannot read: {exc}") from None
+
+
+def read_events(path: Path) -> list[TraceEvent]:
+    """Parse and check a whole trace; any defect raises TraceError naming the line."""
+    events: list[TraceEvent] = []
+    name = str(path)
+    for number, line in _lines(path):
+        if len(line) > MAX_LINE_BYTES:
+            raise TraceError(name, number, f"line longer than {MAX_LINE_BYTES} bytes")
+        if not line.endswith("\n"):
+            raise TraceError(name, number, "truncated line (no newline at end of file)")
+        if not line.strip():
+            raise TraceError(name, number, "empty line")
+        try:
+            event = parse_event(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise TraceError(name, number, f"not JSON: {exc.msg}") from None
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            loc = ".".join(str(p) for p in first["loc"])
+            raise TraceError(name, number, f"invalid event: {loc}: {first['msg']}") from None
+        if event.seq != len(events):
+            raise TraceError(name, number, f"seq {event.seq} where {len(events)} was expected")
+        if events and event.t_ms < events[-1].t_ms:
+            raise TraceError(name, number, "media time goes backwards")
+        events.append(event)
+    _check_frame(name, events)
+    return events
+
+
+def _check_frame(name: str, events: list[TraceEvent]) -> None:
+    if not events or not isinstance(events[0], EpisodeStart):
+        raise TraceError(name, 1, "a trace must begin with episode.start")
+    if not isinstance(events[-1], EpisodeEnd):
+        raise TraceError(name, len(events), "a trace must end with episode.end (truncated?)")
