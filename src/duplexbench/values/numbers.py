@@ -1,0 +1,295 @@
+"""Numbers written with digits or spoken aloud.
+
+:func:`parse_number` reads one amount out of a dictated value ("$1,200", "around eight
+years", "one thousand two hundred and fifty", "5k"). :func:`int_prefix` and
+:func:`words_to_int` parse spelled integers and are shared with dates, phones and
+addresses.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Sequence
+
+UNITS: dict[str, int] = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+}
+TEENS: dict[str, int] = {
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+}
+TENS: dict[str, int] = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+SCALES: dict[str, int] = {
+    "thousand": 10**3,
+    "million": 10**6,
+    "billion": 10**9,
+    "trillion": 10**12,
+}
+ORDINALS: dict[str, str] = {
+    "first": "one",
+    "second": "two",
+    "third": "three",
+    "fourth": "four",
+    "fifth": "five",
+    "sixth": "six",
+    "seventh": "seven",
+    "eighth": "eight",
+    "ninth": "nine",
+    "tenth": "ten",
+    "eleventh": "eleven",
+    "twelfth": "twelve",
+    "thirteenth": "thirteen",
+    "fourteenth": "fourteen",
+    "fifteenth": "fifteen",
+    "sixteenth": "sixteen",
+    "seventeenth": "seventeen",
+    "eighteenth": "eighteen",
+    "nineteenth": "nineteen",
+    "twentieth": "twenty",
+    "thirtieth": "thirty",
+    "fortieth": "forty",
+    "fiftieth": "fifty",
+    "sixtieth": "sixty",
+    "seventieth": "seventy",
+    "eightieth": "eighty",
+    "ninetieth": "ninety",
+    "hundredth": "hundred",
+    "thousandth": "thousand",
+    "millionth": "million",
+}
+DIGIT_WORDS: dict[str, int] = {"zero": 0, "oh": 0, **UNITS}
+"""Words read as single digits after "point" (and in phone numbers)."""
+
+_NEGATORS = frozenset({"minus", "negative"})
+_INT_START = frozenset({*UNITS, *TEENS, *TENS, "zero", "a"})
+_NUMBER_START = frozenset({*UNITS, *TEENS, *TENS, "zero", "point"})
+_MAX_NUMBER_WORDS = 40
+"""No spelled number is longer than this; bounds the work on long texts."""
+_NUM_TOKEN = re.compile(
+    r"(?P<num>(?<![\w.])-?(?:[0-9]{1,3}(?:,[0-9]{3})+(?![0-9])|[0-9]+)(?:\.[0-9]+)?"
+    r"|(?<![\w.])-?\.[0-9]+)(?P<k>k(?![^\W\d_]))?"
+    r"|(?P<word>[^\W\d_]+)"
+)
+_NOT_A_WORD = "\x00"
+
+
+def ordinal_suffix(value: int) -> str:
+    """The English ordinal suffix of ``value``: 1 -> "st", 12 -> "th", 23 -> "rd"."""
+    if value % 100 in (11, 12, 13):
+        return "th"
+    return {1: "st", 2: "nd", 3: "rd"}.get(value % 10, "th")
+
+
+def format_number(value: float) -> str:
+    """Render a number without a trailing ".0" when it is integral (200.0 -> "200")."""
+    if math.isfinite(value) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(float(value))
+
+
+def _below_100(words: Sequence[str], i: int) -> tuple[int, int] | None:
+    if i >= len(words):
+        return None
+    word = words[i]
+    if word in TENS:
+        value = TENS[word]
+        if i + 1 < len(words) and words[i + 1] in UNITS:
+            return value + UNITS[words[i + 1]], i + 2
+        return value, i + 1
+    if word in TEENS:
+        return TEENS[word], i + 1
+    if word in UNITS:
+        return UNITS[word], i + 1
+    return None
+
+
+def _group(words: Sequence[str], i: int, allow_article: bool) -> tuple[int, int] | None:
+    """A number below 10,000 written as "[N hundred [and] ]M" (or "a hundred")."""
+    n = len(words)
+    if allow_article and i + 1 < n and words[i] == "a" and words[i + 1] in {"hundred", *SCALES}:
+        base: tuple[int, int] | None = (1, i + 1)
+    else:
+        base = _below_100(words, i)
+    if base is None:
+        return None
+    value, j = base
+    if j < n and words[j] == "hundred":
+        value, j = value * 100, j + 1
+        skip_and = 1 if j + 1 < n and words[j] == "and" else 0
+        rest = _below_100(words, j + skip_and)
+        if rest is not None:
+            value, j = value + rest[0], rest[1]
+    return value, j
+
+
+def _int_prefix_plain(words: Sequence[str], i: int, allow_article: bool) -> tuple[int, int] | None:
+    if i < len(words) and words[i] == "zero":
+        return 0, i + 1
+    total, last_scale, start = 0, math.inf, i
+    while (group := _group(words, i, allow_article)) is not None:
+        value, j = group
+        scale = SCALES.get(words[j]) if j < len(words) else None
+        if scale is None or scale >= last_scale:
+            total, i = total + value, j
+            break
+        total, last_scale, i = total + value * scale, scale, j + 1
+        if i + 1 < len(words) and words[i] == "and" and _group(words, i + 1, False) is not None:
+            i += 1
+    return (total, i) if i > start else None
+
+
+def int_prefix(
+    words: Sequence[str], start: int, *, allow_ordinal: bool = False, allow_article: bool = True
+) -> tuple[int, int, bool] | None:
+    """Parse the longest spelled integer starting at ``words[start]``.
+
+    Returns ``(value, end, is_ordinal)`` or None. An ordinal word ("fifth",
+    "twenty first") may only end the number, and only when ``allow_ordinal``.
+    ``allow_article`` lets "a" stand for one before "hundred"/"thousand".
+    """
+    if start >= len(words) or not (words[start] in _INT_START or words[start] in ORDINALS):
+        return None
+    window = list(words[start : start + _MAX_NUMBER_WORDS])
+    for k, word in enumerate(window):
+        if word in ORDINALS:
+            window = window[: k + 1] if allow_ordinal else window[:k]
+            if allow_ordinal:
+                window[k] = ORDINALS[word]
+            break
+    parsed = _int_prefix_plain(window, 0, allow_article)
+    if parsed is None:
+        return None
+    value, end = parsed[0], start + parsed[1]
+    return value, end, words[end - 1] in ORDINALS
+
+
+def words_to_int(words: Sequence[str], *, allow_ordinal: bool = False) -> int | None:
+    """The integer spelled by all of ``words`` ("twenty", "six"), or None."""
+    if not words:
+        return None
+    parsed = int_prefix(words, 0, allow_ordinal=allow_ordinal)
+    if parsed is None or parsed[1] != len(words):
+        return None
+    return parsed[0]
+
+
+def _spelled_number(words: Sequence[str], i: int) -> tuple[float, int] | None:
+    """A spelled number with an optional "point" fraction: "eight point five"."""
+    value: float = 0.0
+    parsed = int_prefix(words, i) if words[i] != "point" else None
+    if parsed is not None:
+        value, i = float(parsed[0]), parsed[1]
+    elif words[i] != "point":
+        return None
+    if i + 1 < len(words) and words[i] == "point" and words[i + 1] in DIGIT_WORDS:
+        j = i + 1
+        digits = ""
+        while j < len(words) and words[j] in DIGIT_WORDS:
+            digits += str(DIGIT_WORDS[words[j]])
+            j += 1
+        return value + float("0." + digits), j
+    return (value, i) if parsed is not None else None
+
+
+def _tokens(text: str) -> tuple[list[str], list[float | None]]:
+    """Words (numbers replaced by a placeholder) and the parallel digit values."""
+    words: list[str] = []
+    numbers: list[float | None] = []
+    for match in _NUM_TOKEN.finditer(text):
+        if match.group("word") is not None:
+            words.append(match.group("word"))
+            numbers.append(None)
+            continue
+        value = float(match.group("num").replace(",", ""))
+        if match.group("k"):
+            value *= 1000
+        words.append(_NOT_A_WORD)
+        numbers.append(value)
+    return words, numbers
+
+
+def _numbers_in(text: str) -> list[float] | None:
+    """Every amount mentioned in ``text``; None when a scale word dangles."""
+    words, digits = _tokens(text)
+    found: list[float] = []
+    negate = False
+    i = 0
+    while i < len(words):
+        word, digit = words[i], digits[i]
+        value: float
+        if digit is not None:
+            value, i = digit, i + 1
+            scale = (
+                SCALES.get(words[i], 100 if words[i] == "hundred" else 0) if i < len(words) else 0
+            )
+            if scale:
+                value, i = value * scale, i + 1
+        elif word in _NEGATORS:
+            negate, i = True, i + 1
+            continue
+        elif word in _NUMBER_START or word == "a":
+            spelled = _spelled_number(words, i)
+            if spelled is None:
+                negate, i = False, i + 1
+                continue
+            value, i = spelled
+        elif word in SCALES or word == "hundred":
+            return None
+        else:
+            negate, i = False, i + 1
+            continue
+        found.append(-value if negate else value)
+        negate = False
+    return found
+
+
+def parse_number(text: object) -> float | None:
+    """The single number in a value, or None.
+
+    Accepts ints and floats (not booleans) and strings with digits ("1,200", "-3.5",
+    "$200", "15%", "5k"), units and hedges ("around 8 years"), and spelled numbers
+    ("twelve hundred", "eight point five", "a hundred"). A string that mentions
+    several different numbers does not parse.
+    """
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, int | float):
+        try:
+            value = float(text)
+        except OverflowError:
+            return None
+        return value if math.isfinite(value) else None
+    if not isinstance(text, str):
+        return None
+    normalized = unicodedata.normalize("NFKC", text).casefold().replace("\u2212", "-")
+    found = _numbers_in(normalized)
+    if not found or len(set(found)) != 1:
+        return None
+    return found[0] if math.isfinite(found[0]) else None
