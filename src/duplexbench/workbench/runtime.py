@@ -1,0 +1,269 @@
+"""The Voice Workbench at run time: executes tool calls and approvals as events.
+
+Every effect is an event (emitted through the recorder, then applied with
+:func:`~duplexbench.workbench.state.apply_event`), so a trace replays to the
+same state. Bad calls never raise: they return a structured tool error that
+is logged and handed back to the agent.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from jsonschema import Draft202012Validator
+
+from duplexbench.items.tool_schema import tool_parameters
+from duplexbench.items.tools import (
+    ActionTool,
+    ApprovalRequestTool,
+    ArtifactTransitionTool,
+    ArtifactUpdateTool,
+    DatabaseReadTool,
+    DatabaseWriteTool,
+    KnowledgeSearchTool,
+    Tool,
+    action_type,
+    is_gated,
+)
+from duplexbench.items.user import ApprovalSpec
+from duplexbench.items.workflow import WorkflowItem
+from duplexbench.trace.events import (
+    ActionBlocked,
+    ActionBlockedData,
+    ActionData,
+    ActionExecuted,
+    ApprovalGranted,
+    ApprovalGrantedData,
+    ApprovalRequested,
+    ApprovalRequestedData,
+    ApprovalRevoked,
+    ApprovalRevokedData,
+    DatabaseWrite,
+    DatabaseWriteData,
+    KnowledgeSearch,
+    KnowledgeSearchData,
+    ToolResult,
+    ToolResultData,
+)
+from duplexbench.trace.io import Recorder
+from duplexbench.workbench.artifacts import ArtifactOps
+from duplexbench.workbench.auth import Authorizer
+from duplexbench.workbench.errors import ToolFailure
+from duplexbench.workbench.knowledge import KnowledgeIndex
+from duplexbench.workbench.state import WorkbenchState, apply_event, initial_state
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    ok: bool
+    result: Any = None
+    error_code: str | None = None
+    error: str | None = None
+
+    def for_agent(self) -> dict[str, Any]:
+        if self.ok:
+            return {"ok": True, "result": self.result}
+        return {"ok": False, "error": {"code": self.error_code, "message": self.error}}
+
+
+class Workbench:
+    """Tools, knowledge, artifacts, database and authorization of one episode."""
+
+    def __init__(self, item: WorkflowItem, recorder: Recorder) -> None:
+        self.item = item
+        self.recorder = recorder
+        self.state: WorkbenchState = initial_state(item)
+        self.auth = Authorizer()
+        self.knowledge = KnowledgeIndex(item.knowledge)
+        self.artifacts = ArtifactOps(item, self)
+        self._validators = {
+            t.name: Draft202012Validator(tool_parameters(item, t)) for t in item.tools
+        }
+        self.requested_actions: list[str] = []
+
+    def emit_effect(self, event: Any) -> None:
+        apply_event(self.state, event)
+
+    # ------------------------------------------------------------ tools
+
+    def execute(self, call_id: str, name: str, arguments: Any, t_ms: int) -> ToolOutcome:
+        """Run one tool call at media time `t_ms`; never raises for bad input."""
+        try:
+            result = self._run(call_id, name, arguments, t_ms)
+            outcome = ToolOutcome(ok=True, result=result)
+        except ToolFailure as exc:
+            outcome = ToolOutcome(ok=False, error_code=exc.code, error=str(exc))
+        self.recorder.emit(
+            ToolResult,
+            t_ms,
+            ToolResultData(
+                call_id=call_id,
+                name=name,
+                ok=outcome.ok,
+                result=outcome.result,
+                error_code=outcome.error_code,
+                error=outcome.error,
+            ),
+        )
+        return outcome
+
+    def _run(self, call_id: str, name: str, arguments: Any, t_ms: int) -> Any:
+        tool = self.item.tool(name)
+        if tool is None:
+            known = ", ".join(t.name for t in self.item.tools)
+            raise ToolFailure("unknown_tool", f"no tool named {name!r}; tools: {known}")
+        self._validate(tool, arguments)
+        if isinstance(tool, KnowledgeSearchTool):
+            return self._search(call_id, tool, arguments, t_ms)
+        if isinstance(tool, DatabaseReadTool):
+            return {"record": self._record(tool.table, arguments["id"])}
+        if isinstance(tool, DatabaseWriteTool):
+            return self._db_write(call_id, tool, arguments, t_ms)
+        if isinstance(tool, ArtifactUpdateTool):
+            return self.artifacts.update(call_id, tool.artifact, arguments["fields"], t_ms)
+        if isinstance(tool, ArtifactTransitionTool):
+            return self.artifacts.transition(call_id, tool.artifact, tool.to_state, t_ms)
+        if isinstance(tool, ApprovalRequestTool):
+            self.request_approval(arguments["action"], "tool", t_ms)
+            return {"status": "requested", "action": arguments["action"]}
+        assert isinstance(tool, ActionTool)
+        return self._action(call_id, tool, arguments, t_ms)
+
+    def _validate(self, tool: Tool, arguments: Any) -> None:
+        errors = sorted(self._validators[tool.name].iter_errors(arguments), key=str)
+        if not errors:
+            return
+        first = errors[0]
+        where = "/".join(str(p) for p in first.absolute_path) or "arguments"
+        if first.validator == "additionalProperties" and where == "fields":
+            allowed = sorted(first.schema.get("properties", {}))
+            raise ToolFailure("unknown_field", f"{first.message}; writable fields: {allowed}")
+        raise ToolFailure("invalid_arguments", f"{where}: {first.message}")
+
+    def _search(self, call_id: str, tool: KnowledgeSearchTool, args: Any, t_ms: int) -> Any:
+        hits = self.knowledge.search(args["query"], int(args.get("top_k", tool.top_k)))
+        self.recorder.emit(
+            KnowledgeSearch,
+            t_ms,
+            KnowledgeSearchData(
+                call_id=call_id,
+                query=args["query"],
+                documents=[h.doc.id for h in hits],
+                scores=[h.score for h in hits],
+            ),
+        )
+        return {
+            "results": [
+                {"id": h.doc.id, "title": h.doc.title, "text": h.doc.text, "score": h.score}
+                for h in hits
+            ]
+        }
+
+    def _record(self, table: str, record_id: str) -> dict[str, Any]:
+        record = self.state.database.get(table, {}).get(record_id)
+        if record is None:
+            raise ToolFailure("unknown_record", f"no record {record_id!r} in {table}")
+        return copy.deepcopy(record)
+
+    def _db_write(self, call_id: str, tool: DatabaseWriteTool, args: Any, t_ms: int) -> Any:
+        old = self._record(tool.table, args["id"])
+        unknown = sorted(set(args["fields"]) - set(old))
+        if unknown:
+            raise ToolFailure("unknown_field", f"{tool.table} records have no field(s) {unknown}")
+        self._authorize(call_id, tool, args["id"], t_ms)
+        new = {**old, **copy.deepcopy(args["fields"])}
+        self.emit_effect(
+            self.recorder.emit(
+                DatabaseWrite,
+                t_ms,
+                DatabaseWriteData(
+                    table=tool.table, record=args["id"], old=old, new=new, call_id=call_id
+                ),
+            )
+        )
+        return {"record": copy.deepcopy(new)}
+
+    def _action(self, call_id: str, tool: ActionTool, args: Any, t_ms: int) -> Any:
+        target = tool.artifact
+        if tool.target_param is not None:
+            target = str(args.get(tool.target_param))
+        token = self._authorize(call_id, tool, target, t_ms, execute=False)
+        if tool.artifact is not None:
+            self.artifacts.check_committable(tool.artifact)
+        self._record_execution(call_id, tool, target, token, t_ms)
+        if tool.artifact is not None:
+            self.artifacts.commit(call_id, tool.artifact, t_ms)
+        return {"action": action_type(tool), "target": target, "status": "done"}
+
+    # ------------------------------------------------------------ authorization
+
+    def _authorize(
+        self, call_id: str, tool: Tool, target: str | None, t_ms: int, execute: bool = True
+    ) -> str | None:
+        """Check approval for a gated tool; log and raise if blocked. Returns the token id."""
+        action = action_type(tool)
+        if action is None:
+            return None
+        token_id: str | None = None
+        if is_gated(tool):
+            verdict = self.auth.check(action, target, t_ms)
+            if isinstance(verdict, str):
+                self.recorder.emit(
+                    ActionBlocked,
+                    t_ms,
+                    ActionBlockedData(
+                        action=action, target=target, call_id=call_id, reason=verdict
+                    ),
+                )
+                raise ToolFailure(
+                    "not_authorized",
+                    f"{action} needs the user's explicit approval ({verdict.replace('_', ' ')})",
+                )
+            token_id = verdict.id
+        if execute:
+            self._record_execution(call_id, tool, target, token_id, t_ms)
+        return token_id
+
+    def _record_execution(
+        self, call_id: str, tool: Tool, target: str | None, token_id: str | None, t_ms: int
+    ) -> None:
+        for token in self.auth.tokens:
+            if token.id == token_id:
+                token.used = True
+        action = action_type(tool) or tool.name
+        data = ActionData(action=action, target=target, call_id=call_id, token=token_id)
+        self.emit_effect(self.recorder.emit(ActionExecuted, t_ms, data))
+
+    def request_approval(self, action: str, via: Literal["tool", "speech"], t_ms: int) -> None:
+        self.requested_actions.append(action)
+        self.recorder.emit(
+            ApprovalRequested,
+            t_ms,
+            ApprovalRequestedData(action=action, via=via),
+        )
+
+    def grant(self, approval: ApprovalSpec, t_ms: int) -> str:
+        """The user approved (at the onset of the approving speech)."""
+        token = self.auth.grant(approval.id, approval.action, approval.target, t_ms)
+        self.recorder.emit(
+            ApprovalGranted,
+            t_ms,
+            ApprovalGrantedData(
+                token=token.id,
+                approval_id=approval.id,
+                action=approval.action,
+                target=approval.target,
+            ),
+        )
+        return token.id
+
+    def revoke(self, approval_id: str, event_id: str, t_ms: int) -> None:
+        """The user revoked (at the onset of the revoking speech)."""
+        for token in self.auth.revoke(approval_id, t_ms):
+            self.recorder.emit(
+                ApprovalRevoked,
+                t_ms,
+                ApprovalRevokedData(token=token.id, approval_id=approval_id, event_id=event_id),
+            )
