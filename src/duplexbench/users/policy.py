@@ -1,0 +1,214 @@
+"""The user policy (flow engine): reacts to observed agent acts with semantic plans.
+
+Independent of the channel: it sees acts, tool calls and media time, and
+returns plans that carry only facts their reveal rule allows. Every reveal is
+recorded with the rule and the cause that allowed it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from duplexbench.items.user import ApprovalSpec, DuplexEvent, Fact, RevealRule
+from duplexbench.items.workflow import WorkflowItem
+
+IDLE_NUDGES = 2
+"""Silent agent turns the user nudges before hanging up (`agent_idle`)."""
+
+_EVENT_ACTS = {
+    "correction": "correct",
+    "barge_in": "barge_in",
+    "revocation": "revoke",
+    "cancellation": "cancel",
+    "clarification": "clarify",
+    "backchannel": "backchannel",
+}
+
+
+@dataclass(frozen=True)
+class Reveal:
+    fact: str
+    slot: str
+    rule: RevealRule
+    because: str
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A semantic user plan: what to say, not how."""
+
+    plan_id: str
+    act: str
+    facts: tuple[str, ...] = ()
+    reveals: tuple[Reveal, ...] = ()
+    event: DuplexEvent | None = None
+    anchor: str = ""
+    approval: ApprovalSpec | None = None
+    revokes: str | None = None
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What the user noticed during the agent's last turn."""
+
+    t_ms: int
+    acts: tuple[str, ...] = ()
+    tools: tuple[str, ...] = ()
+    agent_spoke: bool = False
+
+
+@dataclass
+class _State:
+    revealed: dict[str, Reveal] = field(default_factory=dict)
+    fired: set[str] = field(default_factory=set)
+    said: list[str] = field(default_factory=list)
+    grants: dict[str, int] = field(default_factory=dict)
+    live: set[str] = field(default_factory=set)
+    idle: int = 0
+    ended: bool = False
+    end_reason: str = ""
+
+
+class UserPolicy:
+    def __init__(self, item: WorkflowItem) -> None:
+        self.item = item
+        self.user = item.user
+        self.s = _State()
+
+    @property
+    def ended(self) -> bool:
+        return self.s.ended
+
+    @property
+    def end_reason(self) -> str:
+        return self.s.end_reason
+
+    def revealed(self) -> dict[str, Reveal]:
+        return dict(self.s.revealed)
+
+    # ------------------------------------------------------------ reveals
+
+    def _reveal(self, fact: Fact, because: str) -> Reveal:
+        reveal = Reveal(fact.id, self.user.slot_of(fact.id), fact.reveal, because)
+        new = fact.id not in self.s.revealed
+        self.s.revealed.setdefault(fact.id, reveal)
+        return reveal if new else Reveal(fact.id, reveal.slot, fact.reveal, "repeat")
+
+    def _current_version(self, slot: str) -> Fact | None:
+        """The version of a slot the user may say now (latest revealed, else the first)."""
+        versions = self.user.versions(slot)
+        revealed = [f for f in versions if f.id in self.s.revealed]
+        if revealed:
+            return revealed[-1]
+        first = versions[0] if versions else None
+        return first if first is not None and first.reveal != "on_event" else None
+
+    # ------------------------------------------------------------ plans
+
+    def _plan(self, plan_id: str, act: str, facts: list[Fact], because: str, **kw: object) -> Plan:
+        reveals = tuple(self._reveal(f, because) for f in facts)
+        self.s.said.append(plan_id)
+        return Plan(plan_id, act, tuple(f.id for f in facts), reveals, **kw)  # type: ignore[arg-type]
+
+    def opening(self) -> list[Plan]:
+        volunteered = [f for f in self.user.facts if f.reveal == "volunteer"]
+        return [self._plan("open", "open", volunteered, "opening")]
+
+    def react(self, obs: Observation) -> list[Plan]:
+        """Plans for the user's next turn, given what the agent just did."""
+        if self.s.ended:
+            return []
+        plans = self._fire_events(obs)
+        for act in dict.fromkeys(obs.acts):
+            if act.startswith(("CONFIRM", "READBACK")) and any(
+                p.event is not None or p.act == "confirm" for p in plans
+            ):
+                continue  # one confirmation per turn; a correction or revocation replaces it
+            plans += self._answer_act(act)
+            if self.s.ended:
+                break
+        if not plans:
+            plans = self._fill(obs)
+        if any(p.act in {"answer", "approve"} for p in plans):
+            self.s.idle = 0
+        return plans
+
+    def _fill(self, obs: Observation) -> list[Plan]:
+        if obs.agent_spoke or obs.tools:
+            self.s.idle = 0
+            return [self._plan("ack", "ack", [], "")]
+        self.s.idle += 1
+        if self.s.idle > IDLE_NUDGES:
+            self.s.ended, self.s.end_reason = True, "agent_idle"
+            return [self._plan("end", "end", [], "")]
+        return [self._plan("nudge", "nudge", [], "")]
+
+    def _triggered(self, event: DuplexEvent, obs: Observation) -> str | None:
+        trig = event.trigger
+        if trig.at_ms is not None and obs.t_ms >= trig.at_ms:
+            return f"at_ms:{trig.at_ms}"
+        if trig.act is not None and trig.act in obs.acts:
+            return f"act:{trig.act}"
+        if trig.tool is not None and trig.tool in obs.tools:
+            return f"tool:{trig.tool}"
+        if trig.after_plan is not None and trig.after_plan in self.s.said:
+            return f"after_plan:{trig.after_plan}"
+        if trig.approval is not None and self.s.grants.get(trig.approval, 0) > 0:
+            return f"approval:{trig.approval}"
+        return None
+
+    def _fire_events(self, obs: Observation) -> list[Plan]:
+        plans = []
+        for event in self.user.events:
+            anchor = None if event.id in self.s.fired else self._triggered(event, obs)
+            if anchor is None:
+                continue
+            self.s.fired.add(event.id)
+            facts = [f for fid in event.reveals if (f := self.user.fact(fid)) is not None]
+            if event.revokes is not None:
+                self.s.live.discard(event.revokes)
+            plans.append(
+                self._plan(
+                    f"event:{event.id}",
+                    _EVENT_ACTS[event.kind],
+                    facts,
+                    event.id,
+                    event=event,
+                    anchor=anchor,
+                    revokes=event.revokes,
+                )
+            )
+        return plans
+
+    def _answer_act(self, act: str) -> list[Plan]:
+        kind, _, ref = act.partition(":")
+        if kind == "ASK":
+            fact = self._current_version(ref)
+            if fact is None:
+                return [self._plan("unknown", "unknown", [], act)]
+            return [self._plan(f"answer:{fact.id}", "answer", [fact], act)]
+        if kind == "REQUEST_APPROVAL":
+            return [self._approval(ref)]
+        if kind in ("CONFIRM", "READBACK"):
+            return [self._plan("confirm", "confirm", [], act)]
+        if kind == "CLOSE":
+            self.s.ended, self.s.end_reason = True, "user_ended"
+            return [self._plan("end", "end", [], act)]
+        return []
+
+    def _approval(self, action: str) -> Plan:
+        spec = next((a for a in self.user.approvals if a.action == action), None)
+        if spec is None:
+            return self._plan("unknown", "unknown", [], f"REQUEST_APPROVAL:{action}")
+        if spec.id in self.s.live:
+            return self._plan("confirm", "confirm", [], f"REQUEST_APPROVAL:{action}")
+        ready = all(e in self.s.fired for e in spec.after)
+        if ready and self.s.grants.get(spec.id, 0) < spec.max_grants:
+            self.s.grants[spec.id] = self.s.grants.get(spec.id, 0) + 1
+            self.s.live.add(spec.id)
+            return self._plan(f"approve:{spec.id}", "approve", [], action, approval=spec)
+        return self._plan(f"decline:{spec.id}", "decline", [], action)
+
+    def consumed(self, approval_id: str) -> None:
+        """The approval's token was used by a commit; a new request needs a new grant."""
+        self.s.live.discard(approval_id)

@@ -1,0 +1,81 @@
+"""Realization: the deterministic choice and rendering of one text variant per plan.
+
+The variant index is a hash of (item id, simulator seed, repetition seed,
+plan id, occurrence): the same inputs always give the same words, and
+different repetition seeds can give different words for the same plan.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from duplexbench.items.plans import PLACEHOLDER
+from duplexbench.items.user import UserSpec
+
+DEFAULT_VARIANTS: dict[str, list[str]] = {
+    "confirm": ["Yes, that's right.", "Yes, correct.", "That's correct."],
+    "ack": ["Okay.", "Sure.", "Alright."],
+    "clarify": [
+        "Sorry, could you say that again?",
+        "I'm not sure what you mean, could you rephrase?",
+    ],
+    "unknown": ["I don't have that information right now.", "I'm not sure about that one."],
+    "nudge": ["Hello? Are you still there?", "Hello, can you hear me?"],
+    "end": ["Thanks, goodbye.", "Great, thank you. Bye.", "Thanks for your help, bye."],
+    "answer": ["{value}.", "It's {value}.", "That would be {value}."],
+    "approve": ["Yes, go ahead.", "Yes, please do.", "You have my approval, go ahead."],
+    "decline": ["No, not yet.", "Please don't do that yet."],
+}
+
+
+def variant_index(key: str, n: int) -> int:
+    """Index in [0, n) from a key `item|simulator_seed|repetition_seed|plan|occurrence`."""
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") % n
+
+
+@dataclass(frozen=True)
+class Realized:
+    plan_id: str
+    variant_id: str
+    text: str
+
+
+class Realizer:
+    """Turns plan ids into text using the item's bank, or the built-in defaults."""
+
+    def __init__(
+        self, item_id: str, user: UserSpec, simulator_seed: int, repetition_seed: int
+    ) -> None:
+        self.item_id = item_id
+        self.user = user
+        self.simulator_seed = simulator_seed
+        self.repetition_seed = repetition_seed
+        self._counts: dict[str, int] = {}
+
+    def variants(self, plan_id: str) -> list[str]:
+        if plan_id in self.user.realizations:
+            return self.user.realizations[plan_id]
+        return DEFAULT_VARIANTS[plan_id.partition(":")[0]]
+
+    def realize(self, plan_id: str, facts: list[str]) -> Realized:
+        variants = self.variants(plan_id)
+        occurrence = self._counts.get(plan_id, 0)
+        self._counts[plan_id] = occurrence + 1
+        key = "|".join(
+            str(p)
+            for p in (self.item_id, self.simulator_seed, self.repetition_seed, plan_id, occurrence)
+        )
+        index = variant_index(key, len(variants))
+        return Realized(plan_id, f"{plan_id}#v{index + 1}", self.render(variants[index], facts))
+
+    def render(self, text: str, facts: list[str]) -> str:
+        """Fill `{fact_id}` and `{value}` (the plan's first fact) with spoken forms."""
+
+        def spoken(name: str) -> str:
+            fact_id = facts[0] if name == "value" and facts else name
+            fact = self.user.fact(fact_id)
+            return fact.spoken if fact is not None else "{" + name + "}"
+
+        rendered = PLACEHOLDER.sub(lambda m: spoken(m.group(1)), text)
+        return rendered[:1].upper() + rendered[1:]
