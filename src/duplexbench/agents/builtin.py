@@ -1,0 +1,77 @@
+"""Built-in agents: `oracle` (privileged, follows the reference) and `noop`."""
+
+from __future__ import annotations
+
+from duplexbench.agents.protocol import (
+    AgentError,
+    AgentInput,
+    AgentSession,
+    AgentToolCall,
+    AgentTurn,
+    TextAgent,
+)
+from duplexbench.agents.registry import AgentSpec, register_agent
+
+
+class OracleAgent:
+    """Plays the item's reference trajectory, one turn per user utterance."""
+
+    def __init__(self) -> None:
+        self._session: AgentSession | None = None
+        self._next = 0
+
+    def start(self, session: AgentSession) -> None:
+        if session.privileged is None:
+            raise AgentError("the oracle needs the item's reference trajectory")
+        self._session = session
+        self._next = 0
+
+    def respond(self, observation: AgentInput) -> AgentTurn:
+        assert self._session is not None and self._session.privileged is not None
+        if observation.user_text is None:
+            return AgentTurn()  # tool results arrived; the reference turn already spoke
+        turns = self._session.privileged.reference.turns
+        if self._next >= len(turns):
+            return AgentTurn()
+        turn = turns[self._next]
+        if turn.expect is not None:
+            heard = self._session.privileged.last_user_plans()
+            if turn.expect not in heard:
+                raise AgentError(
+                    f"reference turn {self._next} expects user plan {turn.expect!r} "
+                    f"but the user's last plans were {heard}"
+                )
+        self._next += 1
+        calls = tuple(
+            AgentToolCall(c.name, dict(c.arguments), f"ref-{self._next}-{i}")
+            for i, c in enumerate(turn.tool_calls)
+        )
+        return AgentTurn(say=turn.say, tool_calls=calls, end_call=turn.end_call)
+
+    def close(self) -> None:
+        self._session = None
+
+
+class NoopAgent:
+    """Never speaks, never acts."""
+
+    def start(self, session: AgentSession) -> None:
+        return None
+
+    def respond(self, observation: AgentInput) -> AgentTurn:
+        return AgentTurn()
+
+    def close(self) -> None:
+        return None
+
+
+@register_agent(
+    "oracle", description="Follows the item's reference trajectory (upper bound).", privileged=True
+)
+def _oracle(spec: AgentSpec) -> TextAgent:
+    return OracleAgent()
+
+
+@register_agent("noop", description="Never speaks or acts (lower bound).")
+def _noop(spec: AgentSpec) -> TextAgent:
+    return NoopAgent()

@@ -1,0 +1,92 @@
+"""Agent registry: a registering decorator, spec strings and entry points.
+
+An agent spec is `name[:model][?key=value&...]`, e.g. `oracle`, `noop` or
+`openai-realtime:gpt-realtime?voice=marin`. Third-party packages register
+agents through the `duplexbench.agents` entry-point group (each entry point
+is imported; importing it must call :func:`register_agent`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from urllib.parse import parse_qsl
+
+from duplexbench.agents.protocol import TextAgent
+
+AgentFactory = Callable[["AgentSpec"], TextAgent]
+_SPEC = re.compile(r"^(?P<name>[a-z][a-z0-9_\-]*)(:(?P<model>[^?]+))?(\?(?P<query>.*))?$")
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    name: str
+    model: str | None
+    options: dict[str, str]
+    raw: str
+
+
+@dataclass(frozen=True)
+class AgentInfo:
+    name: str
+    description: str
+    factory: AgentFactory
+    privileged: bool
+    origin: str
+
+
+_REGISTRY: dict[str, AgentInfo] = {}
+_LOADED: set[str] = set()
+
+
+def register_agent(
+    name: str, *, description: str, privileged: bool = False, origin: str = "built-in"
+) -> Callable[[AgentFactory], AgentFactory]:
+    """Register an agent factory under `name`; `privileged` agents see hidden item state."""
+
+    def decorate(factory: AgentFactory) -> AgentFactory:
+        if name in _REGISTRY:
+            raise ValueError(f"agent {name!r} is already registered")
+        _REGISTRY[name] = AgentInfo(name, description, factory, privileged, origin)
+        return factory
+
+    return decorate
+
+
+def parse_spec(spec: str) -> AgentSpec:
+    match = _SPEC.match(spec.strip())
+    if match is None:
+        raise ValueError(f"bad agent spec {spec!r}; expected name[:model][?key=value&...]")
+    query = match.group("query") or ""
+    options = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
+    return AgentSpec(match.group("name"), match.group("model"), options, spec.strip())
+
+
+def _load_builtins_and_plugins() -> None:
+    """Import the built-in agents and every installed plug-in once."""
+    if "builtin" not in _LOADED:
+        _LOADED.add("builtin")
+        importlib.import_module("duplexbench.agents.builtin")
+    for ep in entry_points(group="duplexbench.agents"):
+        if ep.value not in _LOADED:
+            _LOADED.add(ep.value)
+            ep.load()
+
+
+def list_agents() -> list[AgentInfo]:
+    _load_builtins_and_plugins()
+    return sorted(_REGISTRY.values(), key=lambda a: a.name)
+
+
+def get_agent(spec: str) -> tuple[AgentInfo, AgentSpec]:
+    """Look up an agent spec; raises ValueError naming the known agents."""
+    parsed = parse_spec(spec)
+    _load_builtins_and_plugins()
+    info = _REGISTRY.get(parsed.name)
+    if info is None:
+        known = ", ".join(sorted(_REGISTRY))
+        raise ValueError(f"unknown agent {parsed.name!r}; known agents: {known}")
+    return info, parsed
