@@ -1,0 +1,194 @@
+"""Second-tier field judge: an OpenAI-compatible chat endpoint behind an on-disk cache.
+
+Only identifier-like (exact, casefold_exact, enum), semantic and numeric
+fields escalate, and only after the deterministic grader failed on a
+non-empty value. Verdicts are cached in a JSONL file keyed by (judge model,
+prompt version, field, predicted, gold); with no endpoint configured the
+cache alone answers (a miss leaves the deterministic result standing).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+PROMPT_VERSION = "field-judge-v1"
+SYSTEM_PROMPT = """\
+You grade one field of a work artifact that a voice assistant filled in from a phone call.
+Decide whether the PREDICTED value means the same as the GOLD value for this field, so that
+a professional relying on the artifact would act identically. Be strict and use only the
+evidence given: different identifiers, amounts, plans or names are NOT the same; a shorter
+form is the same only when it is unambiguous in this field. If in doubt, answer NO.
+Reply with strict JSON only: {"answer": "YES" or "NO", "reason": "<one sentence>"}"""
+
+
+@dataclass(frozen=True)
+class JudgeQuestion:
+    field: str
+    description: str
+    grader: str
+    predicted: str
+    gold: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    correct: bool
+    reason: str
+
+
+class JudgeBackend(Protocol):
+    model: str
+
+    def ask(self, question: JudgeQuestion) -> Verdict: ...
+
+
+class CacheEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    model: str
+    prompt_version: str
+    field: str
+    predicted: str
+    gold: str
+    correct: bool
+    reason: str = ""
+
+
+class JudgeCache:
+    """Append-only JSONL cache of verdicts; later lines win."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._entries: dict[tuple[str, str, str, str, str], CacheEntry] = {}
+        if path is not None and path.exists():
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if not line.strip():
+                    continue
+                try:
+                    entry = CacheEntry.model_validate_json(line)
+                except ValueError as exc:
+                    raise ValueError(f"{path}:{number}: bad judge cache line: {exc}") from None
+                self._entries[self._key_of(entry)] = entry
+
+    @staticmethod
+    def _key_of(e: CacheEntry) -> tuple[str, str, str, str, str]:
+        return (e.model, e.prompt_version, e.field, e.predicted, e.gold)
+
+    def get(self, model: str, question: JudgeQuestion) -> Verdict | None:
+        key = (model, PROMPT_VERSION, question.field, question.predicted, question.gold)
+        entry = self._entries.get(key)
+        return None if entry is None else Verdict(entry.correct, entry.reason)
+
+    def put(self, model: str, question: JudgeQuestion, verdict: Verdict) -> None:
+        entry = CacheEntry(
+            model=model,
+            prompt_version=PROMPT_VERSION,
+            field=question.field,
+            predicted=question.predicted,
+            gold=question.gold,
+            correct=verdict.correct,
+            reason=verdict.reason,
+        )
+        self._entries[self._key_of(entry)] = entry
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("a", encoding="utf-8") as fh:
+                fh.write(entry.model_dump_json() + "\n")
+
+
+@dataclass
+class FieldJudge:
+    """Cache first, then the backend (if any). Counts hits, misses and calls."""
+
+    model: str
+    cache: JudgeCache
+    backend: JudgeBackend | None = None
+    hits: int = 0
+    misses: int = 0
+    calls: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def verdict(self, question: JudgeQuestion) -> Verdict | None:
+        cached = self.cache.get(self.model, question)
+        if cached is not None:
+            self.hits += 1
+            return cached
+        if self.backend is None:
+            self.misses += 1
+            return None
+        self.calls += 1
+        try:
+            verdict = self.backend.ask(question)
+        except JudgeUnavailable as exc:
+            self.failures.append(str(exc))
+            return None
+        self.cache.put(self.model, question, verdict)
+        return verdict
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "prompt_version": PROMPT_VERSION,
+            "cache_hits": self.hits,
+            "cache_misses": self.misses,
+            "calls": self.calls,
+            "failures": len(self.failures),
+        }
+
+
+class JudgeUnavailable(Exception):
+    """The endpoint failed or answered out of format; the field stays deterministic."""
+
+
+class OpenAIChatJudge:
+    """Any OpenAI-compatible `/chat/completions` endpoint, temperature 0."""
+
+    def __init__(self, model: str, base_url: str, api_key: str | None = None) -> None:
+        self.model = model
+        self.base_url = base_url.rstrip("/")
+        self.api_key = api_key or os.environ.get("DUPLEXBENCH_JUDGE_API_KEY") or ""
+
+    def ask(self, question: JudgeQuestion) -> Verdict:
+        user = (
+            f"FIELD: {question.field}\nDESCRIPTION: {question.description}\n"
+            f"GRADER: {question.grader}\nGOLD: {question.gold}\nPREDICTED: {question.predicted}"
+        )
+        body = {
+            "model": self.model,
+            "temperature": 0,
+            "messages": [
+                {"role": "system", "content": SYSTEM_PROMPT},
+                {"role": "user", "content": user},
+            ],
+        }
+        request = urllib.request.Request(
+            f"{self.base_url}/chat/completions",
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.api_key}"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                payload = json.loads(response.read())
+            content = payload["choices"][0]["message"]["content"]
+        except (urllib.error.URLError, OSError, KeyError, IndexError, ValueError, TypeError) as exc:
+            raise JudgeUnavailable(f"judge request failed: {type(exc).__name__}") from None
+        return parse_verdict(content)
+
+
+def parse_verdict(content: Any) -> Verdict:
+    """Parse the strict `{"answer": "YES"|"NO", "reason": ...}` reply."""
+    try:
+        obj = json.loads(str(content).strip().removeprefix("```json").removesuffix("```"))
+        answer = str(obj["answer"]).strip().upper()
+    except (ValueError, KeyError, TypeError):
+        raise JudgeUnavailable("judge reply is not the expected JSON") from None
+    if answer not in ("YES", "NO"):
+        raise JudgeUnavailable(f"judge answered {answer!r}, not YES or NO")
+    return Verdict(answer == "YES", str(obj.get("reason", "")))

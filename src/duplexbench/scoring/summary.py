@@ -1,0 +1,89 @@
+"""The summary JSON of one (suite, agent, condition) run (DESIGN.md contract 4)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from duplexbench.scoring.episode import GATES, EpisodeScore
+from duplexbench.scoring.reliability import RESAMPLES, ItemRuns, reliability
+
+
+def _rate(values: Sequence[bool]) -> float | None:
+    return round(sum(values) / len(values), 6) if values else None
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
+
+
+def workflow_block(scores: Sequence[EpisodeScore], repeats: int, seed: int) -> dict[str, Any]:
+    """Workflow metrics over valid episodes, judge-assisted and deterministic-only."""
+    ok = [s for s in scores if s.status == "ok"]
+    per_item: dict[str, list[EpisodeScore]] = defaultdict(list)
+    for s in ok:
+        per_item[s.item_id].append(s)
+
+    def runs(deterministic: bool) -> dict[str, ItemRuns]:
+        out = {}
+        for item_id, runs_ in per_item.items():
+            outcomes = [int((r.ws_deterministic if deterministic else r.ws) or 0) for r in runs_]
+            correct = sum(
+                (r.afa.correct_deterministic if deterministic else r.afa.correct)
+                for r in runs_
+                if r.afa
+            )
+            total = sum(r.afa.total for r in runs_ if r.afa)
+            out[item_id] = ItemRuns(outcomes, correct, total)
+        return out
+
+    main = reliability(runs(False), seed=seed)
+    det = reliability(runs(True), seed=seed)
+    efficiencies = [s.tool_efficiency for s in ok if s.tool_efficiency is not None]
+    return {
+        "k": repeats,
+        "items": main.items,
+        "runs": main.runs,
+        "pass_at_1": _round(main.pass_at_1),
+        "pass_at_k": _round(main.pass_at_k),
+        "reliable_at_k": _round(main.reliable_at_k),
+        "afa": _round(main.afa),
+        "afa_deterministic": _round(det.afa),
+        "fields_graded": sum(s.afa.total for s in ok if s.afa),
+        "gates": {g: _rate([s.gates[g] for s in ok]) for g in GATES},
+        "k_of_n": {str(k): v for k, v in main.k_of_n.items()},
+        "tool_efficiency": _round(sum(efficiencies) / len(efficiencies)) if efficiencies else None,
+        "deterministic": {
+            "pass_at_1": _round(det.pass_at_1),
+            "pass_at_k": _round(det.pass_at_k),
+            "reliable_at_k": _round(det.reliable_at_k),
+            "afa": _round(det.afa),
+            "AV": _rate([bool(s.av_deterministic) for s in ok]),
+        },
+        "ci95": {k: list(v) if v else None for k, v in main.ci95.items()},
+        "bootstrap": {"resamples": RESAMPLES, "seed": seed, "unit": "item"},
+    }
+
+
+def build_summary(
+    scores: Sequence[EpisodeScore],
+    *,
+    suite: str,
+    agent: str,
+    condition: str,
+    repeats: int,
+    seed: int,
+    judge: dict[str, Any] | None,
+) -> dict[str, Any]:
+    errors = [s for s in scores if s.status == "error"]
+    return {
+        "suite": suite,
+        "agent": agent,
+        "condition": condition,
+        "episodes": len(scores),
+        "errors": len(errors),
+        "error_reasons": sorted({s.error or "" for s in errors}),
+        "judge": judge,
+        "workflows": workflow_block(scores, repeats, seed),
+    }
