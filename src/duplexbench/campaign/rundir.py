@@ -1,0 +1,78 @@
+"""Reading and writing a run directory (DESIGN.md contract 2).
+
+```
+RUN_DIR/campaign.json          the campaign spec
+RUN_DIR/items/<id>.json        item snapshots the episodes ran on
+RUN_DIR/episodes/<agent>/<condition>/<item>/r<k>/
+    events.jsonl  workbench.json  result.json
+RUN_DIR/results.jsonl          index: one row per episode
+RUN_DIR/summary.json           the summary JSON
+```
+Every file is written atomically (temp file, then rename).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from duplexbench.campaign.spec import CampaignSpec, IndexRow
+from duplexbench.items.errors import ItemError
+from duplexbench.items.load import parse_item
+from duplexbench.items.workflow import WorkflowItem
+
+
+class RunDirError(Exception):
+    """A run directory that cannot be used, with the reason."""
+
+
+def write_text(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_json(path: Path, data: Any) -> None:
+    write_text(path, json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+
+
+def write_model(path: Path, model: BaseModel) -> None:
+    write_text(path, model.model_dump_json(indent=2) + "\n")
+
+
+def write_index(run_dir: Path, rows: list[IndexRow]) -> None:
+    write_text(run_dir / "results.jsonl", "".join(r.model_dump_json() + "\n" for r in rows))
+
+
+def read_campaign(run_dir: Path) -> CampaignSpec:
+    path = run_dir / "campaign.json"
+    if not path.exists():
+        raise RunDirError(f"{run_dir} is not a run directory (no campaign.json)")
+    try:
+        return CampaignSpec.model_validate_json(path.read_text(encoding="utf-8"))
+    except (ValidationError, ValueError) as exc:
+        raise RunDirError(f"{path}: not a campaign spec this version can read: {exc}") from None
+
+
+def read_items(run_dir: Path, spec: CampaignSpec) -> dict[str, WorkflowItem]:
+    items = {}
+    for item_id in spec.items:
+        path = run_dir / "items" / f"{item_id}.json"
+        try:
+            items[item_id] = parse_item(json.loads(path.read_text(encoding="utf-8")), str(path))
+        except (OSError, ValueError) as exc:
+            raise RunDirError(f"{path}: cannot read item snapshot: {exc}") from None
+        except ItemError as exc:
+            raise RunDirError(str(exc)) from None
+    return items

@@ -1,0 +1,188 @@
+"""Running a campaign: every item x repetition of one agent and condition.
+
+Each episode runs, its trace is written and read back, and it is scored
+from that file, so `duplexbench score` on the run directory reproduces
+every number.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duplexbench
+from duplexbench.agents.registry import get_agent
+from duplexbench.campaign.rundir import (
+    RunDirError,
+    write_index,
+    write_json,
+    write_model,
+)
+from duplexbench.campaign.spec import CampaignSpec, IndexRow, JudgeConfig, episode_dir
+from duplexbench.items.load import item_checksum
+from duplexbench.items.suite import Suite, load_suite
+from duplexbench.items.workflow import WorkflowItem
+from duplexbench.orchestrator.text_loop import EpisodeSetup, TextEpisode
+from duplexbench.scoring.episode import EpisodeScore, error_score, score_episode
+from duplexbench.scoring.judge import PROMPT_VERSION, FieldJudge, JudgeCache, OpenAIChatJudge
+from duplexbench.scoring.summary import build_summary
+from duplexbench.trace.io import TraceError, read_events, write_events
+
+CONDITIONS = ("text",)
+"""Conditions this version can run; audio conditions arrive with the audio channel."""
+
+Progress = Callable[[int, int, EpisodeScore], None]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    suite: str
+    agent: str = "oracle"
+    condition: str = "text"
+    repeats: int = 3
+    seed: int = 0
+    items: tuple[str, ...] = ()
+    limit: int | None = None
+    out: Path | None = None
+    overwrite: bool = False
+    judge: JudgeConfig | None = None
+
+
+@dataclass(frozen=True)
+class RunResult:
+    run_dir: Path
+    summary: dict[str, Any]
+    scores: list[EpisodeScore]
+    judge: FieldJudge | None
+
+
+def make_judge(config: JudgeConfig | None, run_dir: Path) -> FieldJudge | None:
+    """The judge of a run: cache (default RUN_DIR/judge-cache.jsonl) plus optional endpoint."""
+    if config is None:
+        return None
+    cache = JudgeCache(Path(config.cache) if config.cache else run_dir / "judge-cache.jsonl")
+    backend = OpenAIChatJudge(config.model, config.base_url) if config.base_url else None
+    return FieldJudge(config.model, cache, backend)
+
+
+def judge_label(config: JudgeConfig | None) -> dict[str, Any] | None:
+    return None if config is None else {"model": config.model, "prompt_version": PROMPT_VERSION}
+
+
+def _prepare(out: Path, overwrite: bool) -> None:
+    if out.exists() and any(out.iterdir()):
+        if not overwrite:
+            raise RunDirError(f"{out} exists and is not empty; choose another --out or --overwrite")
+        if not (out / "campaign.json").exists():
+            raise RunDirError(f"{out} is not a run directory; refusing to overwrite it")
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+
+
+def _spec(opts: RunOptions, suite: Suite) -> CampaignSpec:
+    return CampaignSpec(
+        duplexbench_version=duplexbench.__version__,
+        suite=suite.name,
+        suite_version=suite.version,
+        suite_path=str(suite.path),
+        agent=opts.agent,
+        condition=opts.condition,
+        repeats=opts.repeats,
+        seed=opts.seed,
+        items=[i.id for i in suite.items],
+        item_checksums={i.id: item_checksum(i) for i in suite.items},
+        judge=opts.judge,
+    )
+
+
+def run_campaign(opts: RunOptions, progress: Progress | None = None) -> RunResult:
+    """Run every episode of a campaign and write the run directory."""
+    if opts.condition not in CONDITIONS:
+        raise ValueError(
+            f"condition {opts.condition!r} is not available; this version runs: "
+            + ", ".join(CONDITIONS)
+        )
+    info, agent_spec = get_agent(opts.agent)
+    info.factory(agent_spec).close()  # fail fast on bad agent options
+    suite = load_suite(opts.suite).select(list(opts.items) or None, opts.limit)
+    out = opts.out or Path("runs") / f"{suite.name}-{agent_spec.name}"
+    _prepare(out, opts.overwrite)
+    spec = _spec(opts, suite)
+    write_model(out / "campaign.json", spec)
+    for item in suite.items:
+        write_json(out / "items" / f"{item.id}.json", item.model_dump(mode="json"))
+    judge = make_judge(opts.judge, out)
+    scores: list[EpisodeScore] = []
+    rows: list[IndexRow] = []
+    total = len(suite.items) * opts.repeats
+    for item in suite.items:
+        for repetition in range(opts.repeats):
+            setup = EpisodeSetup(
+                item,
+                spec.item_checksums[item.id],
+                suite.name,
+                opts.agent,
+                opts.condition,
+                repetition,
+                opts.seed,
+            )
+            agent = info.factory(agent_spec)
+            record = TextEpisode(setup, agent, privileged=info.privileged).run()
+            rel = episode_dir(spec, item.id, repetition)
+            write_events(out / rel / "events.jsonl", record.events)
+            write_model(out / rel / "workbench.json", record.state)
+            score = score_trace(item, out / rel, judge, repetition)
+            scores.append(score)
+            rows.append(index_row(score, rel))
+            if progress is not None:
+                progress(len(scores), total, score)
+    write_index(out, rows)
+    summary = summarize(spec, scores)
+    write_json(out / "summary.json", summary)
+    return RunResult(out, summary, scores, judge)
+
+
+def score_trace(
+    item: WorkflowItem,
+    folder: Path,
+    judge: FieldJudge | None,
+    repetition: int,
+    write: bool = True,
+) -> EpisodeScore:
+    """Score the episode in `folder` from its `events.jsonl`; write `result.json`."""
+    try:
+        events = read_events(folder / "events.jsonl")
+        score = score_episode(item, events, judge)
+    except TraceError as exc:
+        score = error_score(item.id, repetition, f"unreadable trace: {exc}")
+    if write and folder.exists():
+        write_model(folder / "result.json", score)
+    return score
+
+
+def index_row(score: EpisodeScore, rel: str) -> IndexRow:
+    return IndexRow(
+        item_id=score.item_id,
+        repetition=score.repetition,
+        path=rel,
+        status=score.status,
+        ws=score.ws,
+        afa_correct=score.afa.correct if score.afa else None,
+        afa_total=score.afa.total if score.afa else None,
+        error=score.error,
+    )
+
+
+def summarize(spec: CampaignSpec, scores: list[EpisodeScore]) -> dict[str, Any]:
+    return build_summary(
+        scores,
+        suite=spec.suite,
+        agent=spec.agent,
+        condition=spec.condition,
+        repeats=spec.repeats,
+        seed=spec.seed,
+        judge=judge_label(spec.judge),
+    )

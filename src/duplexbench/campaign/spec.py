@@ -1,0 +1,58 @@
+"""The campaign spec, saved as `campaign.json` at the top of a run directory."""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RUN_FORMAT = "1"
+
+
+class JudgeConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    model: str
+    base_url: str | None = Field(None, description="OpenAI-compatible endpoint; none = cache only.")
+    cache: str | None = Field(
+        None, description="Verdict cache (JSONL); default RUN_DIR/judge-cache.jsonl."
+    )
+
+
+class CampaignSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    run_format: str = RUN_FORMAT
+    duplexbench_version: str
+    suite: str
+    suite_version: str
+    suite_path: str
+    agent: str = Field(description="Agent spec, recorded verbatim.")
+    condition: str = "text"
+    repeats: int = Field(3, ge=1)
+    seed: int = 0
+    items: list[str]
+    item_checksums: dict[str, str]
+    judge: JudgeConfig | None = None
+
+
+class IndexRow(BaseModel):
+    """One line of `results.jsonl`: where an episode is and how it scored."""
+
+    model_config = ConfigDict(extra="forbid")
+    item_id: str
+    repetition: int
+    path: str
+    status: str
+    ws: int | None = None
+    afa_correct: int | None = None
+    afa_total: int | None = None
+    error: str | None = None
+
+
+def slug(text: str) -> str:
+    """A file-system-safe name for an agent spec or condition."""
+    return re.sub(r"[^A-Za-z0-9_.\-]+", "_", text).strip("._") or "_"
+
+
+def episode_dir(spec: CampaignSpec, item_id: str, repetition: int) -> str:
+    """Relative path of an episode folder inside the run directory."""
+    return f"episodes/{slug(spec.agent)}/{slug(spec.condition)}/{item_id}/r{repetition}"

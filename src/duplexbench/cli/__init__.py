@@ -1,0 +1,28 @@
+"""The `duplexbench` command line: one module per verb, each a thin call into the library."""
+
+from __future__ import annotations
+
+import click
+
+import duplexbench
+from duplexbench.cli.agents import agents_group
+from duplexbench.cli.run import run_command
+from duplexbench.cli.score import score_command
+from duplexbench.cli.suite import suite_group
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(duplexbench.__version__, prog_name="duplexbench")
+def main() -> None:
+    """duplexbench: does the voice agent actually finish the work?
+
+    Runs workflow items (Voice Workbench episodes) against an agent, records
+    every episode as a trace, and scores Workflow Success (gates TS, PV, AC,
+    AV), Artifact Field Accuracy, Pass@k and Reliable@k.
+    """
+
+
+main.add_command(run_command)
+main.add_command(score_command)
+main.add_command(suite_group)
+main.add_command(agents_group)

@@ -1,0 +1,88 @@
+"""Shared CLI pieces: judge options, JSON output, error reporting, the scorecard."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from duplexbench.campaign.spec import JudgeConfig
+
+F = TypeVar("F", bound=Callable[..., Any])
+err_console = Console(stderr=True)
+
+
+def judge_options(func: F) -> F:
+    """Add --judge-model / --judge-base-url / --judge-cache."""
+    func = click.option(
+        "--judge-cache",
+        type=click.Path(dir_okay=False),
+        help="Verdict cache (JSONL). Default: RUN_DIR/judge-cache.jsonl.",
+    )(func)
+    func = click.option(
+        "--judge-base-url",
+        help="OpenAI-compatible endpoint for the field judge. Without it only the cache answers.",
+    )(func)
+    func = click.option(
+        "--judge-model",
+        help="Judge model name; enables the second grading tier (judge-assisted AFA).",
+    )(func)
+    return func
+
+
+def judge_config(model: str | None, base_url: str | None, cache: str | None) -> JudgeConfig | None:
+    if model is None:
+        if base_url or cache:
+            raise click.UsageError("--judge-base-url/--judge-cache need --judge-model")
+        return None
+    return JudgeConfig(model=model, base_url=base_url, cache=cache)
+
+
+def print_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def fail(message: str, code: int = 2) -> None:
+    """Print an error (no traceback) and exit."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    sys.exit(code)
+
+
+def _pct(value: Any) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+def _ci(summary: dict[str, Any], key: str) -> str:
+    ci = summary["workflows"]["ci95"].get(key)
+    return "" if not ci else f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+
+
+def print_scorecard(summary: dict[str, Any]) -> None:
+    """The human-readable scorecard of one summary."""
+    wf = summary["workflows"]
+    title = f"{summary['suite']} · {summary['agent']} · {summary['condition']}"
+    table = Table(title=title, title_justify="left")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    table.add_column("95% CI (item bootstrap)", justify="right")
+    k = wf["k"]
+    table.add_row("Pass@1 (Workflow Success)", _pct(wf["pass_at_1"]), _ci(summary, "pass_at_1"))
+    table.add_row(f"Pass@{k}", _pct(wf["pass_at_k"]), _ci(summary, "pass_at_k"))
+    table.add_row(f"Reliable@{k}", _pct(wf["reliable_at_k"]), _ci(summary, "reliable_at_k"))
+    afa_note = "" if summary["judge"] else " (deterministic)"
+    table.add_row(f"AFA{afa_note}", _pct(wf["afa"]), _ci(summary, "afa"))
+    if summary["judge"]:
+        table.add_row("AFA deterministic-only", _pct(wf["afa_deterministic"]), "")
+    for gate in ("TS", "PV", "AC", "AV"):
+        table.add_row(f"gate {gate}", _pct(wf["gates"][gate]), "")
+    eff = wf["tool_efficiency"]
+    table.add_row("tool calls / oracle", "n/a" if eff is None else f"{eff:.2f}", "")
+    table.add_row("items × runs", f"{wf['items']} × {k} = {wf['runs']} valid", "")
+    table.add_row("errors (not failures)", str(summary["errors"]), "")
+    Console().print(table)

@@ -1,0 +1,132 @@
+"""`duplexbench run`: run a suite with an agent and print the scorecard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from duplexbench.campaign.rundir import RunDirError
+from duplexbench.campaign.runner import CONDITIONS, RunOptions, run_campaign
+from duplexbench.cli._common import (
+    err_console,
+    fail,
+    judge_config,
+    judge_options,
+    print_json,
+    print_scorecard,
+)
+from duplexbench.items.errors import ItemError
+from duplexbench.scoring.episode import EpisodeScore
+
+
+@click.command("run")
+@click.option(
+    "--suite",
+    required=True,
+    help="Suite folder (or one item file) of workflow items, e.g. tests/fixtures.",
+)
+@click.option(
+    "--agent", default="oracle", show_default=True, help="Agent spec (see `agents list`)."
+)
+@click.option(
+    "--condition",
+    default="text",
+    show_default=True,
+    help=f"Interaction condition. Available: {', '.join(CONDITIONS)}.",
+)
+@click.option(
+    "--repeats",
+    "-k",
+    default=3,
+    show_default=True,
+    type=click.IntRange(1, 1000),
+    help="Runs per item (k of Pass@k / Reliable@k).",
+)
+@click.option("--items", help="Comma-separated item ids to run (default: all).")
+@click.option("--limit", type=click.IntRange(1), help="Run only the first N items.")
+@click.option(
+    "--seed",
+    default=0,
+    show_default=True,
+    type=int,
+    help="Simulator seed; each repetition derives its own seed from it.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Run directory (default: runs/<suite>-<agent>).",
+)
+@click.option("--overwrite", is_flag=True, help="Replace an existing run directory.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary JSON instead of a table.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@judge_options
+def run_command(
+    *,
+    suite: str,
+    agent: str,
+    condition: str,
+    repeats: int,
+    items: str | None,
+    limit: int | None,
+    seed: int,
+    out: Path | None,
+    overwrite: bool,
+    as_json: bool,
+    quiet: bool,
+    judge_model: str | None,
+    judge_base_url: str | None,
+    judge_cache: str | None,
+) -> None:
+    """Run every item of SUITE with AGENT, REPEATS times, and score the episodes.
+
+    Writes a run directory (traces, scores, summary.json) and prints the
+    scorecard: Pass@1, Pass@k, Reliable@k and AFA with 95% bootstrap intervals,
+    and the four Workflow Success gates. Episodes that could not run are
+    counted as errors, never as failures.
+    """
+    opts = RunOptions(
+        suite=suite,
+        agent=agent,
+        condition=condition,
+        repeats=repeats,
+        seed=seed,
+        items=tuple(i.strip() for i in items.split(",") if i.strip()) if items else (),
+        limit=limit,
+        out=out,
+        overwrite=overwrite,
+        judge=judge_config(judge_model, judge_base_url, judge_cache),
+    )
+    show = not quiet and err_console.is_terminal
+    try:
+        with Progress(
+            TextColumn("[bold]episodes"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[errors]} errors"),
+            TimeRemainingColumn(),
+            console=err_console,
+            disable=not show,
+        ) as bar:
+            task = bar.add_task("run", total=None, errors=0)
+            errors = 0
+
+            def tick(done: int, total: int, score: EpisodeScore) -> None:
+                nonlocal errors
+                errors += score.status == "error"
+                bar.update(task, completed=done, total=total, errors=errors)
+
+            result = run_campaign(opts, tick)
+    except ItemError as exc:
+        fail(f"invalid suite ({len(exc.problems)} problem(s)):\n{exc}")
+        return
+    except (RunDirError, ValueError) as exc:
+        fail(str(exc))
+        return
+    if as_json:
+        print_json(result.summary)
+    else:
+        print_scorecard(result.summary)
+        err_console.print(f"run directory: {escape(str(result.run_dir))}", soft_wrap=True)

@@ -1,0 +1,58 @@
+"""`duplexbench score`: re-score a run directory from its traces."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.markup import escape
+
+from duplexbench.campaign.rescore import rescore_run
+from duplexbench.campaign.rundir import RunDirError
+from duplexbench.cli._common import (
+    err_console,
+    fail,
+    judge_config,
+    judge_options,
+    print_json,
+    print_scorecard,
+)
+
+
+@click.command("score")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the summary JSON.")
+@click.option("--no-write", is_flag=True, help="Do not rewrite result.json / summary.json.")
+@judge_options
+def score_command(
+    *,
+    run_dir: Path,
+    as_json: bool,
+    no_write: bool,
+    judge_model: str | None,
+    judge_base_url: str | None,
+    judge_cache: str | None,
+) -> None:
+    """Recompute every score of RUN_DIR from its events.jsonl files.
+
+    Scoring is a pure function of the item snapshot, the trace and the judge
+    cache, so without a new judge this reproduces the run's summary exactly.
+    A corrupt or truncated trace is reported and scored as an error; the
+    other episodes still score.
+    """
+    try:
+        result = rescore_run(
+            run_dir, judge_config(judge_model, judge_base_url, judge_cache), write=not no_write
+        )
+    except RunDirError as exc:
+        fail(str(exc))
+        return
+    for problem in result.problems:
+        err_console.print(f"[yellow]warning:[/] {escape(problem)}", highlight=False, soft_wrap=True)
+    if result.judge is not None:
+        stats = result.judge.stats()
+        err_console.print(f"judge: {escape(str(stats))}", highlight=False, soft_wrap=True)
+    if as_json:
+        print_json(result.summary)
+    else:
+        print_scorecard(result.summary)
