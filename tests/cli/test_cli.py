@@ -1,0 +1,178 @@
+"""The command line, end to end, through click's runner (the Done-when commands)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner, Result
+
+from conftest import FIXTURES
+from duplexbench.cli import main
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def run_json(tmp_path: Path, agent: str, *extra: str) -> tuple[dict[str, Any], Path]:
+    out = tmp_path / agent
+    result = invoke(
+        "run",
+        "--suite",
+        str(FIXTURES),
+        "--agent",
+        agent,
+        "--repeats",
+        "3",
+        "--out",
+        str(out),
+        "--json",
+        *extra,
+    )
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout), out
+
+
+def test_oracle_passes_everything_and_score_reproduces_it(tmp_path: Path) -> None:
+    summary, out = run_json(tmp_path, "oracle")
+    wf = summary["workflows"]
+    assert summary["episodes"] == 15 and summary["errors"] == 0
+    assert wf["pass_at_1"] == 1.0 and wf["pass_at_k"] == 1.0 and wf["reliable_at_k"] == 1.0
+    assert wf["gates"] == {"TS": 1.0, "PV": 1.0, "AC": 1.0, "AV": 1.0}
+    assert wf["afa"] == 1.0 and wf["k"] == 3 and wf["k_of_n"] == {"3": 5}
+    rescored = invoke("score", str(out), "--json")
+    assert rescored.exit_code == 0
+    assert json.loads(rescored.stdout) == summary
+    assert json.loads((out / "summary.json").read_text()) == summary
+    episode = out / "episodes" / "oracle" / "text" / "order-revocation" / "r2"
+    assert {p.name for p in episode.iterdir()} == {"events.jsonl", "workbench.json", "result.json"}
+    assert json.loads((out / "campaign.json").read_text())["agent"] == "oracle"
+
+
+def test_noop_fails_everything(tmp_path: Path) -> None:
+    summary, _ = run_json(tmp_path, "noop")
+    assert summary["workflows"]["pass_at_1"] == 0.0
+    assert summary["workflows"]["pass_at_k"] == 0.0
+    assert summary["errors"] == 0
+
+
+def test_corrupt_trace_is_an_error_for_that_episode_only(tmp_path: Path) -> None:
+    _, out = run_json(tmp_path, "oracle", "--items", "airline-rebooking,order-revocation")
+    events = out / "episodes" / "oracle" / "text" / "airline-rebooking" / "r1" / "events.jsonl"
+    events.write_text(events.read_text()[:-40])
+    result = CliRunner().invoke(main, ["score", str(out), "--json"])
+    assert result.exit_code == 0
+    rescored = json.loads(result.stdout)
+    assert rescored["episodes"] == 6 and rescored["errors"] == 1
+    assert rescored["workflows"]["runs"] == 5 and rescored["workflows"]["pass_at_1"] == 1.0
+    assert "airline-rebooking/r1" in result.stderr and "unreadable trace" in result.stderr
+
+
+def test_human_scorecard(tmp_path: Path) -> None:
+    result = invoke(
+        "run",
+        "--suite",
+        str(FIXTURES / "airline-rebooking.yaml"),
+        "--repeats",
+        "1",
+        "--out",
+        str(tmp_path / "r"),
+    )
+    assert result.exit_code == 0
+    assert "Pass@1" in result.stdout and "Reliable@1" in result.stdout
+    assert "run directory" in result.stderr
+
+
+def test_existing_run_directory_is_protected(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    args = [
+        "run",
+        "--suite",
+        str(FIXTURES / "airline-rebooking.yaml"),
+        "-k",
+        "1",
+        "--out",
+        str(out),
+        "--json",
+    ]
+    assert invoke(*args).exit_code == 0
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 2 and "not empty" in again.stderr
+    assert invoke(*args, "--overwrite").exit_code == 0
+    other = tmp_path / "precious"
+    other.mkdir()
+    (other / "notes.txt").write_text("keep me")
+    refused = CliRunner().invoke(main, [*args[:-3], str(other), "--overwrite"])
+    assert refused.exit_code == 2 and (other / "notes.txt").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--agent", "gpt-9"], "unknown agent 'gpt-9'"),
+        (["--condition", "realistic"], "condition 'realistic' is not available"),
+        (["--items", "nope"], "no such item"),
+    ],
+)
+def test_bad_run_options_give_clear_errors(tmp_path: Path, args: list[str], message: str) -> None:
+    result = CliRunner().invoke(
+        main, ["run", "--suite", str(FIXTURES), "--out", str(tmp_path / "r"), *args]
+    )
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_suite_validate_lists_every_problem(tmp_path: Path) -> None:
+    data = yaml.safe_load((FIXTURES / "benefits-enrollment.yaml").read_text())
+    data["artifacts"][0]["fields"][3]["grader"] = "fuzzy"
+    data["taxonomy"]["risk"] = "extreme"
+    (tmp_path / "bad.yaml").write_text(yaml.safe_dump(data))
+    (tmp_path / "broken.yaml").write_text("id: [unclosed\n")
+    result = CliRunner().invoke(main, ["suite", "validate", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "bad.yaml: artifacts[0].fields[3].grader:" in result.stdout
+    assert "bad.yaml: taxonomy.risk:" in result.stdout
+    assert "broken.yaml: line 2 column 1: invalid YAML" in result.stdout
+    assert "Traceback" not in result.output
+    as_json = CliRunner().invoke(main, ["suite", "validate", str(tmp_path), "--json"])
+    assert as_json.exit_code == 1
+    report = json.loads(as_json.stdout)
+    assert report["valid"] is False and len(report["problems"]) == 3
+
+
+def test_suite_validate_ok_and_run_on_invalid_suite(tmp_path: Path) -> None:
+    ok = invoke("suite", "validate", str(FIXTURES), "--json")
+    assert json.loads(ok.stdout) == {"valid": True, "suite": "fixtures", "items": 5, "problems": []}
+    (tmp_path / "bad.yaml").write_text("id: x\n")
+    result = CliRunner().invoke(
+        main, ["run", "--suite", str(tmp_path), "--out", str(tmp_path / "r")]
+    )
+    assert result.exit_code == 2 and "invalid suite" in result.stderr
+
+
+def test_score_on_something_that_is_not_a_run(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["score", str(tmp_path)])
+    assert result.exit_code == 2 and "not a run directory" in result.stderr
+
+
+def test_agents_list_and_help() -> None:
+    listed = json.loads(invoke("agents", "list", "--json").stdout)
+    names = {a["name"]: a for a in listed}
+    assert {"oracle", "noop"} <= set(names) and names["oracle"]["privileged"] is True
+    for verb in (["run"], ["score"], ["suite", "validate"], ["agents", "list"]):
+        assert invoke(*verb, "--help").exit_code == 0
+
+
+def test_judge_cache_through_the_cli(tmp_path: Path) -> None:
+    summary, _ = run_json(
+        tmp_path, "noop", "--items", "meeting-scheduling", "--judge-model", "judge-x"
+    )
+    assert summary["judge"] == {"model": "judge-x", "prompt_version": "field-judge-v1"}
+    assert summary["workflows"]["afa_deterministic"] == 0.0
+    result = CliRunner().invoke(main, ["run", "--suite", str(FIXTURES), "--judge-cache", "x"])
+    assert result.exit_code == 2 and "need --judge-model" in result.output

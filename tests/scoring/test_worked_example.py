@@ -1,0 +1,114 @@
+"""The worked example of the Workbench issue, from the APEX-Voice definitions.
+
+A 14-field benefits-enrollment artifact is committed with a valid approval (no
+policy violation) but without the required knowledge search and with four
+wrong fields, plus "Basic" written for "Vision Basic":
+TS pass, PV pass, AC fail, AV fail; AFA 9/14 with no judge and 10/14 with a
+judge cache that accepts "Basic" for "Vision Basic".
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import fixture_item
+from duplexbench.agents import AgentToolCall, AgentTurn, ScriptedAgent
+from duplexbench.items.grading import GraderSpec
+from duplexbench.scoring.judge import PROMPT_VERSION, FieldJudge, JudgeCache
+from duplexbench.values.graders import canonical_text
+from helpers import run_and_score
+
+FIELDS = {
+    "employee_name": "Priya Raman",
+    "employee_id": "HR-20931",
+    "date_of_birth": "07/14/1988",
+    "phone": "(555) 201-7788",
+    "home_address": "42 Birch St., Apt 5",
+    "qualifying_event": "Birth",
+    "coverage_tier": "family",
+    "dependents": "Maya Raman",  # wrong: Arjun is missing
+    "medical_plan": "PPO Silver",
+    "dental_plan": "dental plus",
+    "vision_plan": "Basic",  # wrong for the deterministic grader only
+    "beneficiary": "Maya Raman",  # wrong
+    "monthly_premium": 389.0,  # wrong: guessed, not looked up
+    "effective_date": "2026-03-10",  # wrong: the event date, not the policy's
+}
+
+
+def flawed_agent() -> ScriptedAgent:
+    return ScriptedAgent(
+        [
+            AgentTurn(
+                say="I have filled everything in. Shall I submit your enrollment?",
+                tool_calls=(
+                    AgentToolCall("update_enrollment", {"fields": FIELDS}),
+                    AgentToolCall("mark_enrollment_ready", {}),
+                ),
+            ),
+            AgentTurn(
+                say="Submitted. Goodbye!",
+                tool_calls=(AgentToolCall("submit_enrollment", {}),),
+                end_call=True,
+            ),
+        ]
+    )
+
+
+def cache_line(field: str, grader: GraderSpec, predicted: object, gold: object) -> str:
+    return json.dumps(
+        {
+            "model": "judge-x",
+            "prompt_version": PROMPT_VERSION,
+            "field": field,
+            "predicted": canonical_text(grader, predicted),
+            "gold": canonical_text(grader, gold),
+            "correct": True,
+            "reason": "same plan",
+        }
+    )
+
+
+def test_without_judge() -> None:
+    item = fixture_item("benefits-enrollment")
+    _, score = run_and_score(item, flawed_agent())
+    assert score.status == "ok"
+    assert score.gates == {"TS": True, "PV": True, "AC": False, "AV": False}
+    assert score.ws == 0
+    assert score.afa is not None
+    assert (score.afa.correct, score.afa.total) == (9, 14)
+    wrong = sorted(f.field for f in score.fields if not f.correct)
+    assert wrong == [
+        "beneficiary",
+        "dependents",
+        "effective_date",
+        "monthly_premium",
+        "vision_plan",
+    ]
+    failed_ac = [c.name for c in score.checks if c.gate == "AC" and not c.passed]
+    assert failed_ac == ["evidence benefit-rates-2026", "evidence enrollment-policy"]
+
+
+def test_with_judge_cache(tmp_path: Path) -> None:
+    item = fixture_item("benefits-enrollment")
+    enum = GraderSpec(name="enum", options={"values": ["Vision Basic", "Vision Plus", "None"]})
+    date = GraderSpec(name="date")
+    cache = tmp_path / "cache.jsonl"
+    cache.write_text(
+        cache_line("enrollment.vision_plan", enum, "Basic", "Vision Basic")
+        + "\n"
+        # dates never escalate: this verdict must be ignored
+        + cache_line("enrollment.effective_date", date, "2026-03-10", "2026-04-01")
+        + "\n"
+    )
+    judge = FieldJudge("judge-x", JudgeCache(cache))
+    _, score = run_and_score(item, flawed_agent(), judge)
+    assert score.gates == {"TS": True, "PV": True, "AC": False, "AV": False}
+    assert score.afa is not None
+    assert (score.afa.correct, score.afa.correct_deterministic, score.afa.total) == (10, 9, 14)
+    vision = next(f for f in score.fields if f.field == "vision_plan")
+    assert vision.judged is True and vision.score == 1.0 and vision.deterministic_score == 0.0
+    assert judge.hits == 1
+    # monthly_premium (numeric) and beneficiary (casefold) escalated and missed the cache
+    assert judge.misses == 2

@@ -1,0 +1,49 @@
+"""The rule-based act observer, from the item's field names and aliases."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import fixture_item
+from duplexbench.users.observer import ActObserver
+
+
+@pytest.fixture(scope="module")
+def observer() -> ActObserver:
+    return ActObserver(fixture_item("form-expense-correction"))
+
+
+@pytest.mark.parametrize(
+    ("text", "acts"),
+    [
+        ("What is your employee ID?", ["ASK:employee_id"]),
+        ("Thanks. What was the date of the expense?", ["ASK:expense_date"]),
+        ("Which cost center should I charge?", ["ASK:cost_center"]),
+        ("Could you tell me the total amount", ["ASK:total_amount"]),
+        ("Just to confirm, the total amount is 200 dollars?", ["CONFIRM:total_amount"]),
+        ("Shall I submit the expense report now?", ["REQUEST_APPROVAL:submit_expense"]),
+        ("Do you approve?", ["REQUEST_APPROVAL:submit_expense"]),
+        (
+            "Let me read it back: employee ID E1042, cost center CC-330, total 200.",
+            ["READBACK"],
+        ),
+        ("All done. Goodbye!", ["CLOSE"]),
+        ("I have recorded that.", ["OTHER"]),
+        ("", []),
+        (
+            "What is your employee ID and the cost center?",
+            ["ASK:employee_id", "ASK:cost_center"],
+        ),
+    ],
+)
+def test_acts(observer: ActObserver, text: str, acts: list[str]) -> None:
+    assert observer.acts(text) == acts
+
+
+def test_superseded_versions_share_the_slot() -> None:
+    obs = ActObserver(fixture_item("form-expense-correction"))
+    assert obs.acts("What's the total?") == ["ASK:total_amount"]
+
+
+def test_statement_mentioning_a_field_is_not_a_question(observer: ActObserver) -> None:
+    assert observer.acts("I noted the cost center.") == ["OTHER"]
