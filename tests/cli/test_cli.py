@@ -176,3 +176,28 @@ def test_judge_cache_through_the_cli(tmp_path: Path) -> None:
     assert summary["workflows"]["afa_deterministic"] == 0.0
     result = CliRunner().invoke(main, ["run", "--suite", str(FIXTURES), "--judge-cache", "x"])
     assert result.exit_code == 2 and "need --judge-model" in result.output
+
+
+def test_suite_validate_runs_the_oracle(tmp_path: Path) -> None:
+    data = yaml.safe_load((FIXTURES / "airline-rebooking.yaml").read_text())
+    data["gold"]["final_database"]["reservations"][0]["bags"] = 3
+    (tmp_path / "item.yaml").write_text(yaml.safe_dump(data))
+    result = CliRunner().invoke(main, ["suite", "validate", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "item.yaml: reference: the oracle does not pass" in result.stdout
+    assert "TS final_database" in result.stdout
+    skipped = CliRunner().invoke(main, ["suite", "validate", str(tmp_path), "--no-solve"])
+    assert skipped.exit_code == 0
+
+
+def test_default_run_directory_is_never_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = ["run", "--suite", str(FIXTURES / "airline-rebooking.yaml"), "-k", "1", "-q"]
+    assert invoke(*args).exit_code == 0
+    assert invoke(*args).exit_code == 0
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == [
+        "airline-rebooking-oracle",
+        "airline-rebooking-oracle-2",
+    ]

@@ -7,8 +7,14 @@ from duplexbench.items.load import parse_item
 from duplexbench.users.policy import Observation, UserPolicy
 
 
-def obs(*acts: str, t: int = 1000, spoke: bool = True, tools: tuple[str, ...] = ()) -> Observation:
-    return Observation(t_ms=t, acts=acts, tools=tools, agent_spoke=spoke)
+def obs(
+    *acts: str,
+    t: int = 1000,
+    spoke: bool = True,
+    tools: tuple[str, ...] = (),
+    fields: tuple[str, ...] = (),
+) -> Observation:
+    return Observation(t_ms=t, acts=acts, tools=tools, fields=fields, agent_spoke=spoke)
 
 
 def test_opening_carries_only_volunteer_facts() -> None:
@@ -89,3 +95,12 @@ def test_time_anchored_event() -> None:
     policy = UserPolicy(parse_item(data))
     assert policy.react(obs("OTHER", t=4999))[0].act == "ack"
     assert policy.react(obs("OTHER", t=5000))[0].plan_id == "event:fix_total"
+
+
+def test_field_anchored_event_fires_after_the_agent_writes_the_field() -> None:
+    data = fixture_item("form-expense-correction").model_dump()
+    data["user"]["events"][0]["trigger"] = {"field": "expense.total_amount"}
+    policy = UserPolicy(parse_item(data))
+    assert policy.react(obs("OTHER", fields=("expense.cost_center",)))[0].act == "ack"
+    plans = policy.react(obs("OTHER", fields=("expense.total_amount",)))
+    assert plans[0].plan_id == "event:fix_total"

@@ -21,7 +21,7 @@ from duplexbench.campaign.rundir import (
     write_json,
     write_model,
 )
-from duplexbench.campaign.spec import CampaignSpec, IndexRow, JudgeConfig, episode_dir
+from duplexbench.campaign.spec import CampaignSpec, IndexRow, JudgeConfig, episode_dir, slug
 from duplexbench.items.load import item_checksum
 from duplexbench.items.suite import Suite, load_suite
 from duplexbench.items.workflow import WorkflowItem
@@ -72,6 +72,15 @@ def judge_label(config: JudgeConfig | None) -> dict[str, Any] | None:
     return None if config is None else {"model": config.model, "prompt_version": PROMPT_VERSION}
 
 
+def free_run_dir(base: Path) -> Path:
+    """`base`, or `base-2`, `base-3`, ... : the first that does not hold files yet."""
+    candidate, n = base, 1
+    while candidate.exists() and any(candidate.iterdir()):
+        n += 1
+        candidate = base.with_name(f"{base.name}-{n}")
+    return candidate
+
+
 def _prepare(out: Path, overwrite: bool) -> None:
     if out.exists() and any(out.iterdir()):
         if not overwrite:
@@ -108,7 +117,7 @@ def run_campaign(opts: RunOptions, progress: Progress | None = None) -> RunResul
     info, agent_spec = get_agent(opts.agent)
     info.factory(agent_spec).close()  # fail fast on bad agent options
     suite = load_suite(opts.suite).select(list(opts.items) or None, opts.limit)
-    out = opts.out or Path("runs") / f"{suite.name}-{agent_spec.name}"
+    out = opts.out or free_run_dir(Path("runs") / slug(f"{suite.name}-{agent_spec.name}"))
     _prepare(out, opts.overwrite)
     spec = _spec(opts, suite)
     write_model(out / "campaign.json", spec)

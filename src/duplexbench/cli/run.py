@@ -57,7 +57,7 @@ from duplexbench.scoring.episode import EpisodeScore
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Run directory (default: runs/<suite>-<agent>).",
+    help="Run directory (default: runs/<suite>-<agent>, or -2, -3, ... if taken).",
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing run directory.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary JSON instead of a table.")

@@ -8,8 +8,9 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
+from duplexbench.campaign.qa import solvability_problems
 from duplexbench.cli._common import err_console, fail, print_json
-from duplexbench.items.errors import ItemError
+from duplexbench.items.errors import ItemError, Problem
 from duplexbench.items.schema import workflow_json_schema
 from duplexbench.items.suite import load_suite
 
@@ -19,34 +20,48 @@ def suite_group() -> None:
     """Work with suites of items."""
 
 
+def _report(path: Path, problems: list[Problem], as_json: bool) -> None:
+    if as_json:
+        rows = [{"file": p.file, "path": p.path, "message": p.message} for p in problems]
+        print_json({"valid": False, "problems": rows})
+    else:
+        for problem in problems:
+            click.echo(str(problem))
+        err_console.print(
+            f"[red]{len(problems)} problem(s)[/] in {escape(str(path))}", soft_wrap=True
+        )
+    raise SystemExit(1)
+
+
 @suite_group.command("validate")
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def validate_command(path: Path, as_json: bool) -> None:
+@click.option("--no-solve", is_flag=True, help="Skip running the oracle and the do-nothing agent.")
+def validate_command(path: Path, as_json: bool, no_solve: bool) -> None:
     """Check every item of the suite at PATH (a folder or one item file).
 
-    Lists every problem with its file and the path inside it, e.g.
-    `artifacts[0].fields[3].grader`, and exits 1 if there is any.
+    First the format and cross-references: every problem is listed with its
+    file and the path inside it, e.g. `artifacts[0].fields[3].grader`. Then
+    solvability: the `oracle` agent must pass each item (WS = 1) and an agent
+    that does nothing must fail it. Exits 1 if there is any problem.
     """
     try:
         suite = load_suite(path)
     except ItemError as exc:
-        if as_json:
-            problems = [
-                {"file": p.file, "path": p.path, "message": p.message} for p in exc.problems
-            ]
-            print_json({"valid": False, "problems": problems})
-        else:
-            for problem in exc.problems:
-                click.echo(str(problem))
-            err_console.print(
-                f"[red]{len(exc.problems)} problem(s)[/] in {escape(str(path))}", soft_wrap=True
-            )
-        raise SystemExit(1) from None
+        _report(path, exc.problems, as_json)
+        return
+    problems: list[Problem] = []
+    if not no_solve:
+        for item in suite.items:
+            source = str(suite.sources.get(item.id, path))
+            problems += [Problem(source, p, m) for p, m in solvability_problems(item)]
+    if problems:
+        _report(path, problems, as_json)
     if as_json:
         print_json({"valid": True, "suite": suite.name, "items": len(suite.items), "problems": []})
     else:
-        click.echo(f"{suite.name}: {len(suite.items)} item(s), all valid")
+        checked = "" if no_solve else "; the oracle passes each and doing nothing fails each"
+        click.echo(f"{suite.name}: {len(suite.items)} item(s), all valid{checked}")
 
 
 @suite_group.command("schema")

@@ -32,6 +32,7 @@ class Suite:
     version: str
     path: Path
     items: list[WorkflowItem] = field(default_factory=list)
+    sources: dict[str, Path] = field(default_factory=dict, compare=False)
 
     def select(self, ids: list[str] | None = None, limit: int | None = None) -> Suite:
         """A copy holding only the given item ids (in suite order) and at most `limit` items."""
@@ -43,7 +44,7 @@ class Suite:
             items = [i for i in items if i.id in ids]
         if limit is not None:
             items = items[:limit]
-        return Suite(self.name, self.version, self.path, items)
+        return Suite(self.name, self.version, self.path, items, self.sources)
 
 
 def _manifest(folder: Path) -> SuiteManifest | None:
@@ -67,7 +68,7 @@ def load_suite(path: str | Path) -> Suite:
         raise ItemError([Problem(str(path), "", "no such file or folder")])
     if path.is_file():
         item = load_item(path)
-        return Suite(item.id, item.version, path, [item])
+        return Suite(item.id, item.version, path, [item], {item.id: path})
     manifest = _manifest(path)
     if manifest is not None and manifest.items is not None:
         files = [path / name for name in manifest.items]
@@ -76,6 +77,7 @@ def load_suite(path: str | Path) -> Suite:
             p for p in path.iterdir() if p.suffix in ITEM_SUFFIXES and p.name not in MANIFEST_NAMES
         )
     items: list[WorkflowItem] = []
+    sources: dict[str, Path] = {}
     problems: list[Problem] = []
     for file in files:
         try:
@@ -86,10 +88,11 @@ def load_suite(path: str | Path) -> Suite:
         if any(other.id == item.id for other in items):
             problems.append(Problem(str(file), "id", f"duplicate item id {item.id!r}"))
         items.append(item)
+        sources.setdefault(item.id, file)
     if not files:
         problems.append(Problem(str(path), "", "the folder holds no item files (.yaml/.yml/.json)"))
     if problems:
         raise ItemError(problems)
     name = manifest.name if manifest else path.name
     version = manifest.version if manifest else "0"
-    return Suite(name, version, path, items)
+    return Suite(name, version, path, items, sources)

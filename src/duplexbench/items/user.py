@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from duplexbench.items._base import Identifier, JsonValue, StrictModel
+from duplexbench.items.taxonomy import UserBehavior
 
 RevealRule = Literal["volunteer", "when_asked", "on_event"]
 EventKind = Literal[
@@ -21,15 +22,7 @@ class Persona(StrictModel):
     name: str = Field(min_length=1)
     voice: str = Field("default", description="Voice id used by the speech bank.")
     verbosity: Literal["terse", "normal", "verbose"] = "normal"
-    behavior: Literal[
-        "cooperative",
-        "ambiguous",
-        "correction_prone",
-        "expert",
-        "distracted",
-        "verbose",
-        "time_pressured",
-    ] = "cooperative"
+    behavior: UserBehavior = "cooperative"
 
 
 class Fact(StrictModel):
@@ -68,14 +61,19 @@ class Trigger(StrictModel):
     after_plan: str | None = Field(None, description="After the user said this plan.")
     tool: Identifier | None = Field(None, description="After the agent called this tool.")
     approval: Identifier | None = Field(None, description="After this approval was granted.")
+    field: str | None = Field(
+        None,
+        pattern=r"^[A-Za-z][A-Za-z0-9_.\-]*\.[A-Za-z][A-Za-z0-9_.\-]*$",
+        description="After the agent wrote this `artifact.field`.",
+    )
     offset_ms: int = Field(0, ge=0, description="Delay after the anchor (audio channel).")
 
     @model_validator(mode="after")
     def _one_anchor(self) -> Trigger:
-        anchors = [self.at_ms, self.act, self.after_plan, self.tool, self.approval]
+        anchors = [self.at_ms, self.act, self.after_plan, self.tool, self.approval, self.field]
         if sum(a is not None for a in anchors) != 1:
             raise ValueError(
-                "a trigger needs exactly one of at_ms, act, after_plan, tool, approval"
+                "a trigger needs exactly one of at_ms, act, after_plan, tool, approval, field"
             )
         return self
 

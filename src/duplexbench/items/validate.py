@@ -195,6 +195,8 @@ def _check_events(item: WorkflowItem, found: Found) -> None:
             found.append((f"{path}.trigger.after_plan", f"unknown plan {trig.after_plan!r}"))
         if trig.tool is not None and item.tool(trig.tool) is None:
             found.append((f"{path}.trigger.tool", f"unknown tool {trig.tool!r}"))
+        if trig.field is not None and not _field_exists(item, trig.field):
+            found.append((f"{path}.trigger.field", f"unknown artifact field {trig.field!r}"))
         if trig.approval is not None and trig.approval not in approval_ids:
             found.append((f"{path}.trigger.approval", f"unknown approval {trig.approval!r}"))
     gated = _gated_actions(item)

@@ -36,6 +36,7 @@ from duplexbench.trace.events import (
     EpisodeStartData,
     FactRevealed,
     FactRevealedData,
+    FieldSet,
     HarnessError,
     HarnessErrorData,
     ToolCall,
@@ -194,9 +195,17 @@ class TextEpisode:
         for _ in range(self.config.max_agent_turns):
             if self.clock.now_ms() >= self.config.time_limit_ms:
                 return "time_limit"
+            first = len(self.recorder.events)
             turn = self._agent_turn(user_text, pending)
             pending = turn.pending
-            obs = Observation(self.clock.now_ms(), tuple(turn.acts), tuple(turn.tools), turn.spoke)
+            written = tuple(
+                f"{e.data.artifact}.{e.data.field}"
+                for e in self.recorder.events[first:]
+                if isinstance(e, FieldSet)
+            )
+            obs = Observation(
+                self.clock.now_ms(), tuple(turn.acts), tuple(turn.tools), written, turn.spoke
+            )
             user_text = self._user_turn(self.policy.react(obs))
             if self.policy.ended:
                 return "agent_idle" if self.policy.end_reason == "agent_idle" else "user_ended"

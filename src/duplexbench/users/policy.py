@@ -49,11 +49,13 @@ class Plan:
 
 @dataclass(frozen=True)
 class Observation:
-    """What the user noticed during the agent's last turn."""
+    """What the user noticed during the agent's last turn: acts, tool calls and the
+    artifact fields written (`artifact.field`)."""
 
     t_ms: int
     acts: tuple[str, ...] = ()
     tools: tuple[str, ...] = ()
+    fields: tuple[str, ...] = ()
     agent_spoke: bool = False
 
 
@@ -151,6 +153,8 @@ class UserPolicy:
             return f"act:{trig.act}"
         if trig.tool is not None and trig.tool in obs.tools:
             return f"tool:{trig.tool}"
+        if trig.field is not None and trig.field in obs.fields:
+            return f"field:{trig.field}"
         if trig.after_plan is not None and trig.after_plan in self.s.said:
             return f"after_plan:{trig.after_plan}"
         if trig.approval is not None and self.s.grants.get(trig.approval, 0) > 0:
