@@ -61,7 +61,10 @@ def parse_spec(spec: str) -> AgentSpec:
     if match is None:
         raise ValueError(f"bad agent spec {spec!r}; expected name[:model][?key=value&...]")
     query = match.group("query") or ""
-    options = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
+    try:
+        options = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
+    except ValueError as exc:
+        raise ValueError(f"bad agent spec {spec!r}: options: {exc}") from None
     return AgentSpec(match.group("name"), match.group("model"), options, spec.strip())
 
 

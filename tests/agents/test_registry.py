@@ -1,0 +1,44 @@
+"""Agent specs, the registering decorator and listing."""
+
+from __future__ import annotations
+
+import pytest
+
+from duplexbench.agents import AgentTurn, ScriptedAgent, get_agent, list_agents, register_agent
+from duplexbench.agents.registry import AgentSpec, parse_spec
+
+
+def test_parse_spec() -> None:
+    spec = parse_spec("openai-realtime:gpt-realtime?voice=marin&base_url=http://x/v1")
+    assert spec == AgentSpec(
+        "openai-realtime",
+        "gpt-realtime",
+        {"voice": "marin", "base_url": "http://x/v1"},
+        "openai-realtime:gpt-realtime?voice=marin&base_url=http://x/v1",
+    )
+    assert parse_spec("noop") == AgentSpec("noop", None, {}, "noop")
+
+
+@pytest.mark.parametrize("bad", ["", "Upper", "a b", "x?=1&&"])
+def test_bad_specs(bad: str) -> None:
+    with pytest.raises(ValueError, match="agent spec"):
+        parse_spec(bad)
+
+
+def test_register_list_and_get() -> None:
+    @register_agent("test-scripted", description="for this test")
+    def _factory(spec: AgentSpec) -> ScriptedAgent:
+        return ScriptedAgent([AgentTurn(say=spec.options.get("line", "hi"))])
+
+    names = [a.name for a in list_agents()]
+    assert {"oracle", "noop", "test-scripted"} <= set(names)
+    info, spec = get_agent("test-scripted?line=hello")
+    agent = info.factory(spec)
+    assert isinstance(agent, ScriptedAgent) and agent.turns[0].say == "hello"
+    with pytest.raises(ValueError, match="already registered"):
+        register_agent("test-scripted", description="again")(_factory)
+
+
+def test_unknown_agent_lists_the_known_ones() -> None:
+    with pytest.raises(ValueError, match=r"unknown agent 'gpt-9'; known agents: .*noop.*oracle"):
+        get_agent("gpt-9")
