@@ -10,6 +10,7 @@ import pytest
 from conftest import fixture_item
 from duplexbench.agents import AgentInput, AgentSession, AgentToolCall, AgentTurn, ScriptedAgent
 from duplexbench.agents.builtin import NoopAgent, OracleAgent
+from duplexbench.items.load import parse_item
 from duplexbench.orchestrator.clock import VirtualClock
 from duplexbench.trace.events import (
     ActionExecuted,
@@ -130,3 +131,27 @@ def test_non_privileged_agents_never_see_the_reference() -> None:
 def test_oracle_refuses_to_run_unprivileged() -> None:
     record = run_episode(fixture_item("order-revocation"), OracleAgent())
     assert record.status == "error" and "reference trajectory" in (record.error or "")
+
+
+def test_formal_approval_request_tool_is_answered_like_speech() -> None:
+    data = fixture_item("airline-rebooking").model_dump(mode="json", exclude_none=True)
+    data["tools"].append(
+        {"name": "ask_approval", "kind": "approval_request", "description": "Ask the caller."}
+    )
+    item = parse_item(data)
+    change = {"id": "R7QX2L", "fields": {"flight": "DB124", "date": "2026-05-03", "bags": 2}}
+    agent = ScriptedAgent(
+        [
+            AgentTurn(
+                tool_calls=(AgentToolCall("ask_approval", {"action": "change_reservation"}),)
+            ),
+            AgentTurn("Done. Goodbye!", (AgentToolCall("change_reservation", change),), True),
+        ]
+    )
+    record = run_episode(item, agent)
+    [granted] = of(record.events, ApprovalGranted)
+    [executed] = of(record.events, ActionExecuted)
+    assert executed.data.token == granted.data.token
+    bad = ScriptedAgent([AgentTurn(tool_calls=(AgentToolCall("ask_approval", {"action": "x"}),))])
+    errors = [e for e in run_episode(item, bad).events if e.type == "tool.result"]
+    assert errors[0].data.error_code == "invalid_arguments"

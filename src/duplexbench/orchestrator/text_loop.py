@@ -27,6 +27,7 @@ from duplexbench.trace.events import (
     AgentActs,
     AgentActsData,
     AgentUtterance,
+    ApprovalRequested,
     DuplexEventData,
     DuplexEventFired,
     EndReason,
@@ -245,10 +246,14 @@ class TextEpisode:
             ToolCall, t, ToolCallData(call_id=call_id, name=name, arguments=arguments)
         )
         used = {tok.id for tok in self.bench.auth.tokens if tok.used}
+        first = len(self.recorder.events)
         outcome = self.bench.execute(call_id, name, arguments, t)
         for tok in self.bench.auth.tokens:
             if tok.used and tok.id not in used:
                 self.policy.consumed(tok.approval_id)
+        for event in self.recorder.events[first:]:
+            if isinstance(event, ApprovalRequested):  # a formal request is heard like a spoken one
+                out.acts.append(f"REQUEST_APPROVAL:{event.data.action}")
         out.tools.append(name)
         return ToolResultMessage(call_id, name, outcome.for_agent())
 

@@ -10,6 +10,7 @@ from duplexbench.trace.events import (
     ActionBlocked,
     ActionExecuted,
     AgentActs,
+    ApprovalRequested,
     EpisodeEnd,
     FactRevealed,
     KnowledgeSearch,
@@ -54,6 +55,8 @@ def build_view(item: WorkflowItem, events: list[TraceEvent]) -> EpisodeView:
             results[event.data.call_id] = event.data.ok
         elif isinstance(event, AgentActs):
             view.acts.update(event.data.acts)
+        elif isinstance(event, ApprovalRequested):
+            view.acts.add(f"REQUEST_APPROVAL:{event.data.action}")
         elif isinstance(event, KnowledgeSearch):
             view.retrieved.update(event.data.documents)
         elif isinstance(event, ActionExecuted):

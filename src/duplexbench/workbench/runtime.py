@@ -172,7 +172,8 @@ class Workbench:
         unknown = sorted(set(args["fields"]) - set(old))
         if unknown:
             raise ToolFailure("unknown_field", f"{tool.table} records have no field(s) {unknown}")
-        self._authorize(call_id, tool, args["id"], t_ms)
+        token = self._authorize(call_id, tool, args["id"], t_ms)
+        self._record_execution(call_id, tool, args["id"], token, t_ms)
         new = {**old, **copy.deepcopy(args["fields"])}
         self.emit_effect(
             self.recorder.emit(
@@ -189,7 +190,7 @@ class Workbench:
         target = tool.artifact
         if tool.target_param is not None:
             target = str(args.get(tool.target_param))
-        token = self._authorize(call_id, tool, target, t_ms, execute=False)
+        token = self._authorize(call_id, tool, target, t_ms)
         if tool.artifact is not None:
             self.artifacts.check_committable(tool.artifact)
         self._record_execution(call_id, tool, target, token, t_ms)
@@ -199,32 +200,23 @@ class Workbench:
 
     # ------------------------------------------------------------ authorization
 
-    def _authorize(
-        self, call_id: str, tool: Tool, target: str | None, t_ms: int, execute: bool = True
-    ) -> str | None:
-        """Check approval for a gated tool; log and raise if blocked. Returns the token id."""
+    def _authorize(self, call_id: str, tool: Tool, target: str | None, t_ms: int) -> str | None:
+        """The approval token a gated tool runs under (None if not gated).
+
+        A blocked attempt is logged as `action.blocked` and raised as a tool error.
+        """
         action = action_type(tool)
-        if action is None:
+        if action is None or not is_gated(tool):
             return None
-        token_id: str | None = None
-        if is_gated(tool):
-            verdict = self.auth.check(action, target, t_ms)
-            if isinstance(verdict, str):
-                self.recorder.emit(
-                    ActionBlocked,
-                    t_ms,
-                    ActionBlockedData(
-                        action=action, target=target, call_id=call_id, reason=verdict
-                    ),
-                )
-                raise ToolFailure(
-                    "not_authorized",
-                    f"{action} needs the user's explicit approval ({verdict.replace('_', ' ')})",
-                )
-            token_id = verdict.id
-        if execute:
-            self._record_execution(call_id, tool, target, token_id, t_ms)
-        return token_id
+        verdict = self.auth.check(action, target, t_ms)
+        if isinstance(verdict, str):
+            data = ActionBlockedData(action=action, target=target, call_id=call_id, reason=verdict)
+            self.recorder.emit(ActionBlocked, t_ms, data)
+            raise ToolFailure(
+                "not_authorized",
+                f"{action} needs the user's explicit approval ({verdict.replace('_', ' ')})",
+            )
+        return verdict.id
 
     def _record_execution(
         self, call_id: str, tool: Tool, target: str | None, token_id: str | None, t_ms: int
