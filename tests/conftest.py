@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,18 @@ from duplexbench.items.load import item_checksum, load_item, parse_item
 from duplexbench.items.workflow import WorkflowItem
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def speech_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One speech bank for the whole test session (never the user's ~/.cache).
+
+    Set DUPLEXBENCH_TEST_SPEECH_CACHE to reuse clips between local test runs.
+    """
+    root = os.environ.get("DUPLEXBENCH_TEST_SPEECH_CACHE")
+    path = Path(root) if root else tmp_path_factory.mktemp("speech-bank")
+    os.environ["DUPLEXBENCH_SPEECH_CACHE"] = str(path)
+    return path
 
 
 @pytest.fixture

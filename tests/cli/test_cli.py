@@ -6,11 +6,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import yaml
 from click.testing import CliRunner, Result
 
 from conftest import FIXTURES
+from duplexbench.audio.wav import read_wav
 from duplexbench.cli import main
 
 
@@ -37,20 +39,51 @@ def run_json(tmp_path: Path, agent: str, *extra: str) -> tuple[dict[str, Any], P
     return json.loads(result.stdout), out
 
 
-def test_oracle_passes_everything_and_score_reproduces_it(tmp_path: Path) -> None:
+def test_oracle_passes_everything_in_audio_and_score_reproduces_it(tmp_path: Path) -> None:
     summary, out = run_json(tmp_path, "oracle")
     wf = summary["workflows"]
+    assert summary["condition"] == "clean"
     assert summary["episodes"] == 15 and summary["errors"] == 0
     assert wf["pass_at_1"] == 1.0 and wf["pass_at_k"] == 1.0 and wf["reliable_at_k"] == 1.0
     assert wf["gates"] == {"TS": 1.0, "PV": 1.0, "AC": 1.0, "AV": 1.0}
     assert wf["afa"] == 1.0 and wf["k"] == 3 and wf["k_of_n"] == {"3": 5}
+    # the correction and the revocation barge in while the oracle talks; it yields
+    assert summary["floor"]["barge_ins"] == 6 and summary["floor"]["yield_rate"] == 1.0
+    assert summary["floor"]["median_stop_latency_ms"] < 650
+    assert wf["correction_uptake"]["corrected_fields"] == 6
+    assert wf["correction_uptake"]["afa_corrected_fields"] == 1.0
     rescored = invoke("score", str(out), "--json")
     assert rescored.exit_code == 0
     assert json.loads(rescored.stdout) == summary
     assert json.loads((out / "summary.json").read_text()) == summary
-    episode = out / "episodes" / "oracle" / "text" / "order-revocation" / "r2"
-    assert {p.name for p in episode.iterdir()} == {"events.jsonl", "workbench.json", "result.json"}
-    assert json.loads((out / "campaign.json").read_text())["agent"] == "oracle"
+    episode = out / "episodes" / "oracle" / "clean" / "form-expense-correction" / "r2"
+    names = {p.name for p in episode.iterdir()}
+    assert names == {"events.jsonl", "workbench.json", "result.json", "audio.wav"}
+    channels, rate = read_wav(episode / "audio.wav")
+    assert len(channels) == 2 and rate == 16_000
+    # the correction overlaps the oracle's speech in the recording
+    events = [json.loads(line) for line in (episode / "events.jsonl").read_text().splitlines()]
+    [overlap] = [e["data"] for e in events if e["type"] == "floor.overlap"]
+    user, agent = channels
+    span = slice(overlap["start_ms"] * 16, overlap["end_ms"] * 16)
+    assert np.abs(user[span]).max() > 1000 and np.abs(agent[span]).max() > 1000
+    [yielded] = [e["data"] for e in events if e["type"] == "floor.yield"]
+    assert yielded["yielded"] and 0 < yielded["stop_latency_ms"] <= 650
+
+    # the same command again: byte-identical user channels and identical scores
+    again, out2 = run_json(tmp_path / "again", "oracle")
+    assert again == summary
+    for first in sorted(out.glob("episodes/*/*/*/*/audio.wav")):
+        second = out2 / first.relative_to(out)
+        assert read_wav(first)[0][0].tobytes() == read_wav(second)[0][0].tobytes()
+
+
+def test_text_condition_is_the_text_only_control(tmp_path: Path) -> None:
+    summary, out = run_json(tmp_path, "oracle", "--condition", "text")
+    assert summary["condition"] == "text" and summary["workflows"]["pass_at_1"] == 1.0
+    assert summary["floor"] is None
+    episode = out / "episodes" / "oracle" / "text" / "order-revocation" / "r0"
+    assert not (episode / "audio.wav").exists()
 
 
 def test_noop_fails_everything(tmp_path: Path) -> None:
@@ -62,7 +95,7 @@ def test_noop_fails_everything(tmp_path: Path) -> None:
 
 def test_corrupt_trace_is_an_error_for_that_episode_only(tmp_path: Path) -> None:
     _, out = run_json(tmp_path, "oracle", "--items", "airline-rebooking,order-revocation")
-    events = out / "episodes" / "oracle" / "text" / "airline-rebooking" / "r1" / "events.jsonl"
+    events = out / "episodes" / "oracle" / "clean" / "airline-rebooking" / "r1" / "events.jsonl"
     events.write_text(events.read_text()[:-40])
     result = CliRunner().invoke(main, ["score", str(out), "--json"])
     assert result.exit_code == 0
@@ -114,7 +147,7 @@ def test_existing_run_directory_is_protected(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["--agent", "gpt-9"], "unknown agent 'gpt-9'"),
-        (["--condition", "realistic"], "condition 'realistic' is not available"),
+        (["--condition", "loud"], "unknown condition 'loud'"),
         (["--items", "nope"], "no such item"),
     ],
 )

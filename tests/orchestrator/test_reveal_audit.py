@@ -6,14 +6,17 @@ an agent that asks for everything at once and one that never asks.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from conftest import FIXTURES, fixture_item
 from duplexbench.agents import AgentTurn, ScriptedAgent, TextAgent
+from duplexbench.agents.audio_builtin import AudioOracle, SilentAgent
 from duplexbench.agents.builtin import NoopAgent, OracleAgent
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.trace.events import AgentActs, DuplexEventFired, FactRevealed, UserUtterance
-from helpers import run_episode
+from helpers import run_audio, run_episode
 
 NAMES = sorted(p.stem for p in FIXTURES.glob("*.yaml") if p.stem != "suite")
 
@@ -36,11 +39,22 @@ AGENTS = {
 @pytest.mark.parametrize("name", NAMES)
 def test_every_reveal_is_allowed_and_nothing_leaks(name: str, agent: str) -> None:
     item = fixture_item(name)
-    record = run_episode(item, AGENTS[agent](item), privileged=agent == "oracle")
+    audit(item, run_episode(item, AGENTS[agent](item), privileged=agent == "oracle").events)
+
+
+@pytest.mark.parametrize("agent", ["oracle", "silent"])
+@pytest.mark.parametrize("name", NAMES)
+def test_reveal_rules_hold_on_the_audio_channel(name: str, agent: str) -> None:
+    item = fixture_item(name)
+    built = AudioOracle() if agent == "oracle" else SilentAgent()
+    audit(item, run_audio(item, built, privileged=agent == "oracle").events)
+
+
+def audit(item: WorkflowItem, events: list[Any]) -> None:
     asked: set[str] = set()
     fired: dict[str, int] = {}
     revealed: set[str] = set()
-    for event in record.events:
+    for event in events:
         if isinstance(event, AgentActs):
             asked.update(a.partition(":")[2] for a in event.data.acts if a.startswith("ASK:"))
         elif isinstance(event, DuplexEventFired):

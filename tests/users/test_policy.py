@@ -39,6 +39,8 @@ def test_on_event_version_never_before_its_event() -> None:
     policy.opening()
     [first] = policy.react(obs("ASK:total_amount"))
     assert first.facts == ("total_amount",)
+    assert policy.react(obs("OTHER"))[0].act == "ack"  # the answer is not finished yet
+    policy.utterance_finished([first.plan_id])
     plans = policy.react(obs("ASK:cost_center"))  # the correction fires after the answer
     assert [p.plan_id for p in plans] == ["event:fix_total", "answer:cost_center"]
     assert plans[0].facts == ("total_amount_v2",) and plans[0].reveals[0].rule == "on_event"

@@ -1,7 +1,9 @@
-"""Built-in agents: `oracle` (privileged, follows the reference) and `noop`."""
+"""Built-in agents: `oracle` (privileged, follows the reference), `noop`, `silent`, `echo`."""
 
 from __future__ import annotations
 
+from duplexbench.agents.audio_builtin import AudioOracle, EchoAgent, SilentAgent
+from duplexbench.agents.audio_protocol import StepAgent
 from duplexbench.agents.protocol import (
     AgentError,
     AgentInput,
@@ -10,7 +12,7 @@ from duplexbench.agents.protocol import (
     AgentTurn,
     TextAgent,
 )
-from duplexbench.agents.registry import AgentSpec, register_agent
+from duplexbench.agents.registry import AgentSpec, Channel, register_agent
 
 
 class OracleAgent:
@@ -66,12 +68,29 @@ class NoopAgent:
 
 
 @register_agent(
-    "oracle", description="Follows the item's reference trajectory (upper bound).", privileged=True
+    "oracle",
+    description="Follows the item's reference trajectory (upper bound).",
+    privileged=True,
+    channels=("text", "audio"),
 )
-def _oracle(spec: AgentSpec) -> TextAgent:
-    return OracleAgent()
+def _oracle(spec: AgentSpec, channel: Channel) -> TextAgent | StepAgent:
+    return OracleAgent() if channel == "text" else AudioOracle()
 
 
-@register_agent("noop", description="Never speaks or acts (lower bound).")
-def _noop(spec: AgentSpec) -> TextAgent:
-    return NoopAgent()
+@register_agent(
+    "noop", description="Never speaks or acts (lower bound).", channels=("text", "audio")
+)
+def _noop(spec: AgentSpec, channel: Channel) -> TextAgent | StepAgent:
+    return NoopAgent() if channel == "text" else SilentAgent()
+
+
+@register_agent("silent", description="Listens, never speaks.", channels=("audio",))
+def _silent(spec: AgentSpec, channel: Channel) -> StepAgent:
+    return SilentAgent()
+
+
+@register_agent(
+    "echo", description="Repeats each user turn back; never yields.", channels=("audio",)
+)
+def _echo(spec: AgentSpec, channel: Channel) -> StepAgent:
+    return EchoAgent()

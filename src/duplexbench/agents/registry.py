@@ -13,11 +13,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
+from typing import Literal
 from urllib.parse import parse_qsl
 
+from duplexbench.agents.audio_protocol import StepAgent
 from duplexbench.agents.protocol import TextAgent
 
-AgentFactory = Callable[["AgentSpec"], TextAgent]
+Channel = Literal["text", "audio"]
+AgentFactory = Callable[["AgentSpec", Channel], TextAgent | StepAgent]
 _SPEC = re.compile(r"^(?P<name>[a-z][a-z0-9_\-]*)(:(?P<model>[^?]+))?(\?(?P<query>.*))?$")
 
 
@@ -36,6 +39,16 @@ class AgentInfo:
     factory: AgentFactory
     privileged: bool
     origin: str
+    channels: tuple[Channel, ...]
+
+    def create(self, spec: AgentSpec, channel: Channel) -> TextAgent | StepAgent:
+        """An agent for this channel, or ValueError naming the channels it supports."""
+        if channel not in self.channels:
+            raise ValueError(
+                f"agent {self.name!r} has no {channel} channel; it supports: "
+                + ", ".join(self.channels)
+            )
+        return self.factory(spec, channel)
 
 
 _REGISTRY: dict[str, AgentInfo] = {}
@@ -43,14 +56,24 @@ _LOADED: set[str] = set()
 
 
 def register_agent(
-    name: str, *, description: str, privileged: bool = False, origin: str = "built-in"
+    name: str,
+    *,
+    description: str,
+    privileged: bool = False,
+    origin: str = "built-in",
+    channels: tuple[Channel, ...] = ("text",),
 ) -> Callable[[AgentFactory], AgentFactory]:
-    """Register an agent factory under `name`; `privileged` agents see hidden item state."""
+    """Register an agent factory under `name`.
+
+    The factory is called as `factory(spec, channel)` and returns a
+    `TextAgent` for "text" or a `StepAgent` for "audio". `privileged` agents
+    see hidden item state (the reference trajectory); only oracles should.
+    """
 
     def decorate(factory: AgentFactory) -> AgentFactory:
         if name in _REGISTRY:
             raise ValueError(f"agent {name!r} is already registered")
-        _REGISTRY[name] = AgentInfo(name, description, factory, privileged, origin)
+        _REGISTRY[name] = AgentInfo(name, description, factory, privileged, origin, channels)
         return factory
 
     return decorate

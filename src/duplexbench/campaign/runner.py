@@ -15,6 +15,8 @@ from typing import Any
 
 import duplexbench
 from duplexbench.agents.registry import get_agent
+from duplexbench.campaign.conditions import DEFAULT_CONDITION, get_condition
+from duplexbench.campaign.execute import EpisodeRunner, save_episode
 from duplexbench.campaign.rundir import (
     RunDirError,
     write_index,
@@ -25,14 +27,12 @@ from duplexbench.campaign.spec import CampaignSpec, IndexRow, JudgeConfig, episo
 from duplexbench.items.load import item_checksum
 from duplexbench.items.suite import Suite, load_suite
 from duplexbench.items.workflow import WorkflowItem
-from duplexbench.orchestrator.text_loop import EpisodeSetup, TextEpisode
+from duplexbench.orchestrator.episode import EpisodeSetup
 from duplexbench.scoring.episode import EpisodeScore, error_score, score_episode
 from duplexbench.scoring.judge import PROMPT_VERSION, FieldJudge, JudgeCache, OpenAIChatJudge
 from duplexbench.scoring.summary import build_summary
-from duplexbench.trace.io import TraceError, read_events, write_events
-
-CONDITIONS = ("text",)
-"""Conditions this version can run; audio conditions arrive with the audio channel."""
+from duplexbench.speech.bank import SpeechBank
+from duplexbench.trace.io import TraceError, read_events
 
 Progress = Callable[[int, int, EpisodeScore], None]
 
@@ -41,7 +41,7 @@ Progress = Callable[[int, int, EpisodeScore], None]
 class RunOptions:
     suite: str
     agent: str = "oracle"
-    condition: str = "text"
+    condition: str = DEFAULT_CONDITION
     repeats: int = 3
     seed: int = 0
     items: tuple[str, ...] = ()
@@ -49,6 +49,8 @@ class RunOptions:
     out: Path | None = None
     overwrite: bool = False
     judge: JudgeConfig | None = None
+    frame_ms: int = 20
+    speech_cache: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -109,13 +111,11 @@ def _spec(opts: RunOptions, suite: Suite) -> CampaignSpec:
 
 def run_campaign(opts: RunOptions, progress: Progress | None = None) -> RunResult:
     """Run every episode of a campaign and write the run directory."""
-    if opts.condition not in CONDITIONS:
-        raise ValueError(
-            f"condition {opts.condition!r} is not available; this version runs: "
-            + ", ".join(CONDITIONS)
-        )
+    condition = get_condition(opts.condition)
     info, agent_spec = get_agent(opts.agent)
-    info.factory(agent_spec).close()  # fail fast on bad agent options
+    bank = SpeechBank(opts.speech_cache) if condition.channel == "audio" else None
+    runner = EpisodeRunner(info, agent_spec, condition, opts.frame_ms, bank)
+    runner.check()
     suite = load_suite(opts.suite).select(list(opts.items) or None, opts.limit)
     out = opts.out or free_run_dir(Path("runs") / slug(f"{suite.name}-{agent_spec.name}"))
     _prepare(out, opts.overwrite)
@@ -138,11 +138,9 @@ def run_campaign(opts: RunOptions, progress: Progress | None = None) -> RunResul
                 repetition,
                 opts.seed,
             )
-            agent = info.factory(agent_spec)
-            record = TextEpisode(setup, agent, privileged=info.privileged).run()
+            record = runner.run(setup)
             rel = episode_dir(spec, item.id, repetition)
-            write_events(out / rel / "events.jsonl", record.events)
-            write_model(out / rel / "workbench.json", record.state)
+            save_episode(out / rel, record)
             score = score_trace(item, out / rel, judge, repetition)
             scores.append(score)
             rows.append(index_row(score, rel))

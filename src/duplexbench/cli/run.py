@@ -8,8 +8,9 @@ import click
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from duplexbench.campaign.conditions import CONDITIONS, DEFAULT_CONDITION
 from duplexbench.campaign.rundir import RunDirError
-from duplexbench.campaign.runner import CONDITIONS, RunOptions, run_campaign
+from duplexbench.campaign.runner import RunOptions, run_campaign
 from duplexbench.cli._common import (
     err_console,
     fail,
@@ -33,9 +34,22 @@ from duplexbench.scoring.episode import EpisodeScore
 )
 @click.option(
     "--condition",
-    default="text",
+    default=DEFAULT_CONDITION,
     show_default=True,
-    help=f"Interaction condition. Available: {', '.join(CONDITIONS)}.",
+    help="Interaction condition: "
+    + "; ".join(f"{c.name}: {c.description}" for c in CONDITIONS.values()),
+)
+@click.option(
+    "--frame-ms",
+    default=20,
+    show_default=True,
+    type=click.IntRange(10, 1000),
+    help="Audio frame size in ms (audio conditions; 20, 40 and 200 are usual).",
+)
+@click.option(
+    "--speech-cache",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Speech bank folder (default: $DUPLEXBENCH_SPEECH_CACHE or ~/.cache/duplexbench/speech).",
 )
 @click.option(
     "--repeats",
@@ -68,6 +82,8 @@ def run_command(
     suite: str,
     agent: str,
     condition: str,
+    frame_ms: int,
+    speech_cache: Path | None,
     repeats: int,
     items: str | None,
     limit: int | None,
@@ -91,6 +107,8 @@ def run_command(
         suite=suite,
         agent=agent,
         condition=condition,
+        frame_ms=frame_ms,
+        speech_cache=speech_cache,
         repeats=repeats,
         seed=seed,
         items=tuple(i.strip() for i in items.split(",") if i.strip()) if items else (),

@@ -6,7 +6,7 @@ Plan ids are keys of the realization bank:
 - `answer:<fact>`: answers with one fact version.
 - `event:<event>`: an authored duplex event; carries the facts it reveals.
 - `approve:<approval>`, `decline:<approval>`: answers to an approval request.
-- generic: `confirm`, `ack`, `clarify`, `unknown`, `nudge`, `end`.
+- generic: `confirm`, `ack`, `clarify`, `unknown`, `nudge`, `end`, `backchannel`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,15 @@ import re
 
 from duplexbench.items.user import UserSpec
 
-GENERIC_PLANS: tuple[str, ...] = ("confirm", "ack", "clarify", "unknown", "nudge", "end")
+GENERIC_PLANS: tuple[str, ...] = (
+    "confirm",
+    "ack",
+    "clarify",
+    "unknown",
+    "nudge",
+    "end",
+    "backchannel",
+)
 PLACEHOLDER = re.compile(r"\{([A-Za-z][A-Za-z0-9_.\-]*)\}")
 REQUIRES_EXPLICIT = ("open", "event:")
 """Plans that have no built-in default realization and must be written by the item."""

@@ -21,9 +21,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from duplexbench.items.tools import lifecycle_rank
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.scoring.fields import FieldScore, score_fields
+from duplexbench.scoring.floor import FloorScore, floor_score
 from duplexbench.scoring.judge import FieldJudge
 from duplexbench.scoring.predicates import database_matches, describe, holds
-from duplexbench.scoring.view import EpisodeView, build_view
+from duplexbench.scoring.view import STATE_EVENTS, EpisodeView, build_view, empty_view
 from duplexbench.trace.events import EpisodeStart, TraceEvent
 
 Gate = Literal["TS", "PV", "AC", "AV"]
@@ -65,6 +66,10 @@ class EpisodeScore(BaseModel):
     tool_efficiency: float | None = None
     blocked_actions: list[dict[str, Any]] = Field(default_factory=list)
     termination_ms: int = 0
+    time_to_resolution_ms: int | None = Field(
+        None, description="Media time at which the target state first held."
+    )
+    floor: FloorScore | None = None
 
 
 def _repetition(events: list[TraceEvent]) -> int:
@@ -118,7 +123,23 @@ def score_episode(
             for b in view.blocked
         ],
         termination_ms=view.end_ms,
+        time_to_resolution_ms=time_to_resolution(item, events),
+        floor=floor_score(view),
     )
+
+
+def target_state_holds(view: EpisodeView) -> bool:
+    return all(c.passed for c in _target_state(view))
+
+
+def time_to_resolution(item: WorkflowItem, events: list[TraceEvent]) -> int | None:
+    """Media time of the first state change after which the target state holds."""
+    view = empty_view(item)
+    for event in events:
+        view.apply(event)
+        if event.type in STATE_EVENTS and target_state_holds(view):
+            return event.t_ms
+    return None
 
 
 def _target_state(view: EpisodeView) -> list[Check]:

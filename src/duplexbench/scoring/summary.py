@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from duplexbench.scoring.episode import GATES, EpisodeScore
+from duplexbench.scoring.floor import correction_block, floor_block, timing_block
 from duplexbench.scoring.reliability import RESAMPLES, ItemRuns, reliability
 
 
@@ -62,6 +63,8 @@ def workflow_block(scores: Sequence[EpisodeScore], repeats: int, seed: int) -> d
             "AV": _rate([bool(s.av_deterministic) for s in ok]),
         },
         "ci95": {k: list(v) if v else None for k, v in main.ci95.items()},
+        "correction_uptake": correction_block(scores),
+        "timing": timing_block(scores),
         "bootstrap": {"resamples": RESAMPLES, "seed": seed, "unit": "item"},
     }
 
@@ -86,4 +89,5 @@ def build_summary(
         "error_reasons": sorted({s.error or "" for s in errors}),
         "judge": judge,
         "workflows": workflow_block(scores, repeats, seed),
+        "floor": floor_block(scores),
     }

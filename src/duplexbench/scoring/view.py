@@ -1,4 +1,4 @@
-"""A read-only index over one episode's trace, built once for the scorer."""
+"""A read-only index over one episode's trace, built event by event for the scorer."""
 
 from __future__ import annotations
 
@@ -10,15 +10,22 @@ from duplexbench.trace.events import (
     ActionBlocked,
     ActionExecuted,
     AgentActs,
+    AgentUtterance,
     ApprovalRequested,
     EpisodeEnd,
     FactRevealed,
+    FloorOverlap,
+    FloorYield,
     KnowledgeSearch,
     ToolCall,
     ToolResult,
     TraceEvent,
 )
-from duplexbench.workbench.state import WorkbenchState, replay
+from duplexbench.workbench.state import WorkbenchState, apply_event, initial_state
+
+STATE_EVENTS = frozenset(
+    {"artifact.field", "artifact.lifecycle", "database.write", "action.executed"}
+)
 
 
 @dataclass(frozen=True)
@@ -31,44 +38,72 @@ class CallRecord:
 @dataclass
 class EpisodeView:
     item: WorkflowItem
-    events: list[TraceEvent]
     state: WorkbenchState
+    events: list[TraceEvent] = field(default_factory=list)
     calls: list[CallRecord] = field(default_factory=list)
     acts: set[str] = field(default_factory=set)
     retrieved: set[str] = field(default_factory=set)
     executed: list[ActionExecuted] = field(default_factory=list)
     blocked: list[ActionBlocked] = field(default_factory=list)
     revealed: set[str] = field(default_factory=set)
+    yields: list[FloorYield] = field(default_factory=list)
+    overlaps: list[FloorOverlap] = field(default_factory=list)
+    agent_turns: int = 0
     end_reason: str = ""
     end_ms: int = 0
+    _pending: dict[str, ToolCall] = field(default_factory=dict)
+
+    def apply(self, event: TraceEvent) -> None:
+        """Take one more event into the view (and into the replayed state)."""
+        self.events.append(event)
+        apply_event(self.state, event)
+        if isinstance(event, ToolCall):
+            self._pending[event.data.call_id] = event
+        elif isinstance(event, ToolResult):
+            call = self._pending.pop(event.data.call_id, None)
+            if call is not None:
+                self.calls.append(CallRecord(call.data.name, call.data.arguments, event.data.ok))
+        elif isinstance(event, AgentActs):
+            self.acts.update(event.data.acts)
+        elif isinstance(event, ApprovalRequested):
+            self.acts.add(f"REQUEST_APPROVAL:{event.data.action}")
+        elif isinstance(event, KnowledgeSearch):
+            self.retrieved.update(event.data.documents)
+        elif isinstance(event, ActionExecuted):
+            self.executed.append(event)
+        elif isinstance(event, ActionBlocked):
+            self.blocked.append(event)
+        else:
+            self._apply_rest(event)
+
+    def _apply_rest(self, event: TraceEvent) -> None:
+        if isinstance(event, FactRevealed):
+            self.revealed.add(event.data.fact)
+        elif isinstance(event, AgentUtterance):
+            self.agent_turns += 1
+        elif isinstance(event, FloorYield):
+            self.yields.append(event)
+        elif isinstance(event, FloorOverlap):
+            self.overlaps.append(event)
+        elif isinstance(event, EpisodeEnd):
+            self.end_reason = event.data.reason
+            self.end_ms = event.t_ms
+
+    def finish(self) -> None:
+        """Calls still without a result count as failed calls."""
+        for call in self._pending.values():
+            self.calls.append(CallRecord(call.data.name, call.data.arguments, False))
+        self._pending.clear()
+
+
+def empty_view(item: WorkflowItem) -> EpisodeView:
+    return EpisodeView(item, initial_state(item))
 
 
 def build_view(item: WorkflowItem, events: list[TraceEvent]) -> EpisodeView:
     """Index the trace and rebuild the final workbench state by replay."""
-    view = EpisodeView(item, events, replay(item, events))
-    results: dict[str, bool] = {}
-    calls: list[ToolCall] = []
+    view = empty_view(item)
     for event in events:
-        if isinstance(event, ToolCall):
-            calls.append(event)
-        elif isinstance(event, ToolResult):
-            results[event.data.call_id] = event.data.ok
-        elif isinstance(event, AgentActs):
-            view.acts.update(event.data.acts)
-        elif isinstance(event, ApprovalRequested):
-            view.acts.add(f"REQUEST_APPROVAL:{event.data.action}")
-        elif isinstance(event, KnowledgeSearch):
-            view.retrieved.update(event.data.documents)
-        elif isinstance(event, ActionExecuted):
-            view.executed.append(event)
-        elif isinstance(event, ActionBlocked):
-            view.blocked.append(event)
-        elif isinstance(event, FactRevealed):
-            view.revealed.add(event.data.fact)
-        elif isinstance(event, EpisodeEnd):
-            view.end_reason = event.data.reason
-            view.end_ms = event.t_ms
-    view.calls = [
-        CallRecord(c.data.name, c.data.arguments, results.get(c.data.call_id, False)) for c in calls
-    ]
+        view.apply(event)
+    view.finish()
     return view

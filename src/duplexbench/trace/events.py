@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-TRACE_VERSION = "1"
+TRACE_VERSION = "2"
 Actor = Literal["user", "agent", "workbench", "harness"]
 
 
@@ -53,7 +53,16 @@ class EpisodeStart(_Event):
     data: EpisodeStartData
 
 
-EndReason = Literal["user_ended", "agent_ended", "agent_idle", "turn_limit", "time_limit", "error"]
+EndReason = Literal[
+    "user_ended",
+    "agent_ended",
+    "agent_idle",
+    "turn_limit",
+    "time_limit",
+    "idle_limit",
+    "agent_flood",
+    "error",
+]
 
 
 class EpisodeEndData(_Data):
@@ -79,10 +88,10 @@ class HarnessError(_Event):
 
 
 class AgentActsData(_Data):
-    """Semantic acts the observer read from one agent utterance."""
+    """Semantic acts the observer read from agent speech, as heard (text: what was read)."""
 
-    utterance_seq: int
     acts: list[str]
+    text: str = ""
 
 
 class AgentActs(_Event):
@@ -108,17 +117,35 @@ class UserPlan(_Event):
     data: UserPlanData
 
 
-class UtteranceData(_Data):
+class UserUtteranceData(_Data):
     text: str
-    end_ms: int = Field(ge=0)
+    end_ms: int = Field(ge=0, description="Planned end; a yield cuts it (user.yielded).")
     plan_ids: list[str] = Field(default_factory=list)
     variant_ids: list[str] = Field(default_factory=list)
+    voice: str | None = Field(None, description="Voice of the clips (audio channel).")
+    clips: list[str] = Field(
+        default_factory=list, description="Speech-bank checksum of each plan's clip."
+    )
+    audio_sha256: str | None = Field(None, description="Checksum of the samples played.")
 
 
 class UserUtterance(_Event):
     actor: Literal["user"] = "user"
     type: Literal["user.utterance"] = "user.utterance"
-    data: UtteranceData
+    data: UserUtteranceData
+
+
+class UserYieldedData(_Data):
+    """The user stopped talking because the agent talked over them."""
+
+    plan_ids: list[str]
+    dropped_ms: int = Field(ge=0)
+
+
+class UserYielded(_Event):
+    actor: Literal["user"] = "user"
+    type: Literal["user.yielded"] = "user.yielded"
+    data: UserYieldedData
 
 
 class FactRevealedData(_Data):
@@ -150,10 +177,96 @@ class DuplexEventFired(_Event):
 # ---------------------------------------------------------------- agent
 
 
+class AgentUtteranceData(_Data):
+    """Agent speech as delivered: on the audio channel, the words actually played."""
+
+    text: str
+    start_ms: int = Field(ge=0)
+    end_ms: int = Field(ge=0)
+    truncated: bool = False
+    transcribed: bool = Field(
+        False, description="The adapter gave no transcript: the text is ASR of channel 1."
+    )
+
+
 class AgentUtterance(_Event):
     actor: Literal["agent"] = "agent"
     type: Literal["agent.utterance"] = "agent.utterance"
-    data: UtteranceData
+    data: AgentUtteranceData
+
+
+class AgentTruncatedData(_Data):
+    """Agent audio buffered but never played (the agent stopped or was cut) was dropped."""
+
+    dropped_ms: int = Field(ge=0)
+    unheard_text: str = ""
+
+
+class AgentTruncated(_Event):
+    actor: Literal["harness"] = "harness"
+    type: Literal["agent.truncated"] = "agent.truncated"
+    data: AgentTruncatedData
+
+
+class EpisodeAudioData(_Data):
+    """The episode's audio file and the checksums of its channels."""
+
+    file: str = "audio.wav"
+    sample_rate: int
+    frame_ms: int
+    duration_ms: int
+    user_sha256: str
+    agent_sha256: str
+
+
+class EpisodeAudio(_Event):
+    actor: Literal["harness"] = "harness"
+    type: Literal["episode.audio"] = "episode.audio"
+    data: EpisodeAudioData
+
+
+class FloorSegmentData(_Data):
+    channel: Literal["user", "agent"]
+    start_ms: int
+    end_ms: int
+
+
+class FloorSegment(_Event):
+    """Speech segment of one channel (VAD over the recorded audio)."""
+
+    actor: Literal["harness"] = "harness"
+    type: Literal["floor.segment"] = "floor.segment"
+    data: FloorSegmentData
+
+
+class FloorOverlapData(_Data):
+    start_ms: int
+    end_ms: int
+    initiator: Literal["user", "agent"]
+    barge_in: str | None = Field(None, description="Authored event that caused it, if any.")
+
+
+class FloorOverlap(_Event):
+    actor: Literal["harness"] = "harness"
+    type: Literal["floor.overlap"] = "floor.overlap"
+    data: FloorOverlapData
+
+
+class FloorYieldData(_Data):
+    """Outcome of an authored barge-in that started while the agent was speaking."""
+
+    event_id: str
+    onset_ms: int
+    agent_end_ms: int
+    stop_latency_ms: int
+    max_stop_latency_ms: int
+    yielded: bool
+
+
+class FloorYield(_Event):
+    actor: Literal["harness"] = "harness"
+    type: Literal["floor.yield"] = "floor.yield"
+    data: FloorYieldData
 
 
 class ToolCallData(_Data):
@@ -309,6 +422,12 @@ class ActionBlocked(_Event):
 TraceEvent = Annotated[
     EpisodeStart
     | EpisodeEnd
+    | EpisodeAudio
+    | UserYielded
+    | AgentTruncated
+    | FloorSegment
+    | FloorOverlap
+    | FloorYield
     | HarnessError
     | AgentActs
     | UserPlan
@@ -332,6 +451,12 @@ TraceEvent = Annotated[
 EVENT_TYPES: tuple[str, ...] = (
     "episode.start",
     "episode.end",
+    "episode.audio",
+    "user.yielded",
+    "agent.truncated",
+    "floor.segment",
+    "floor.overlap",
+    "floor.yield",
     "harness.error",
     "agent.acts",
     "user.plan",

@@ -109,6 +109,10 @@ class ActObserver:
                     acts.append(act)
         return acts or (["OTHER"] if text.strip() else [])
 
+    def sentence_acts(self, raw: str) -> list[str]:
+        """Acts of one sentence (or the heard beginning of one), without `OTHER`."""
+        return self._sentence_acts(raw)
+
     def _sentence_acts(self, raw: str) -> list[str]:
         sentence = normalize(raw)
         question = raw.strip().endswith("?")

@@ -63,7 +63,7 @@ class Observation:
 class _State:
     revealed: dict[str, Reveal] = field(default_factory=dict)
     fired: set[str] = field(default_factory=set)
-    said: list[str] = field(default_factory=list)
+    finished: set[str] = field(default_factory=set)
     grants: dict[str, int] = field(default_factory=dict)
     live: set[str] = field(default_factory=set)
     idle: int = 0
@@ -109,7 +109,6 @@ class UserPolicy:
 
     def _plan(self, plan_id: str, act: str, facts: list[Fact], because: str, **kw: object) -> Plan:
         reveals = tuple(self._reveal(f, because) for f in facts)
-        self.s.said.append(plan_id)
         return Plan(plan_id, act, tuple(f.id for f in facts), reveals, **kw)  # type: ignore[arg-type]
 
     def opening(self) -> list[Plan]:
@@ -155,15 +154,33 @@ class UserPolicy:
             return f"tool:{trig.tool}"
         if trig.field is not None and trig.field in obs.fields:
             return f"field:{trig.field}"
-        if trig.after_plan is not None and trig.after_plan in self.s.said:
+        if trig.after_plan is not None and trig.after_plan in self.s.finished:
             return f"after_plan:{trig.after_plan}"
         if trig.approval is not None and self.s.grants.get(trig.approval, 0) > 0:
             return f"approval:{trig.approval}"
         return None
 
-    def _fire_events(self, obs: Observation) -> list[Plan]:
+    def utterance_finished(self, plan_ids: list[str]) -> None:
+        """The user finished saying these plans (anchor of `after_plan` triggers)."""
+        self.s.finished.update(plan_ids)
+
+    def due_barge_ins(self, obs: Observation) -> list[Plan]:
+        """Barge-in events whose trigger holds now: the user speaks them at once
+        (after the trigger's `offset_ms`), even while the agent is talking."""
+        if self.s.ended:
+            return []
+        return self._fire_events(obs, barge_in_only=True)
+
+    def has_timed_events(self) -> bool:
+        return any(
+            e.trigger.at_ms is not None and e.id not in self.s.fired for e in self.user.events
+        )
+
+    def _fire_events(self, obs: Observation, barge_in_only: bool = False) -> list[Plan]:
         plans = []
         for event in self.user.events:
+            if barge_in_only and event.delivery != "barge_in":
+                continue
             anchor = None if event.id in self.s.fired else self._triggered(event, obs)
             if anchor is None:
                 continue
@@ -212,6 +229,10 @@ class UserPolicy:
             self.s.live.add(spec.id)
             return self._plan(f"approve:{spec.id}", "approve", [], action, approval=spec)
         return self._plan(f"decline:{spec.id}", "decline", [], action)
+
+    def backchannel(self) -> Plan:
+        """A short listener response while the agent keeps the floor."""
+        return self._plan("backchannel", "backchannel", [], "")
 
     def consumed(self, approval_id: str) -> None:
         """The approval's token was used by a commit; a new request needs a new grant."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from duplexbench.items.plans import PLACEHOLDER
+from duplexbench.items.plans import PLACEHOLDER, all_plan_ids, plan_facts
 from duplexbench.items.user import UserSpec
 
 DEFAULT_VARIANTS: dict[str, list[str]] = {
@@ -22,6 +22,7 @@ DEFAULT_VARIANTS: dict[str, list[str]] = {
     ],
     "unknown": ["I don't have that information right now.", "I'm not sure about that one."],
     "nudge": ["Hello? Are you still there?", "Hello, can you hear me?"],
+    "backchannel": ["Mm-hm.", "Uh-huh.", "Right."],
     "end": ["Thanks, goodbye.", "Great, thank you. Bye.", "Thanks for your help, bye."],
     "answer": ["{value}.", "It's {value}.", "That would be {value}."],
     "approve": ["Yes, go ahead.", "Yes, please do.", "You have my approval, go ahead."],
@@ -68,6 +69,14 @@ class Realizer:
         )
         index = variant_index(key, len(variants))
         return Realized(plan_id, f"{plan_id}#v{index + 1}", self.render(variants[index], facts))
+
+    def all_texts(self) -> list[str]:
+        """Every text this user can say: each variant of each plan, rendered."""
+        texts: list[str] = []
+        for plan_id in all_plan_ids(self.user):
+            facts = plan_facts(self.user, plan_id) or []
+            texts += [self.render(v, facts) for v in self.variants(plan_id)]
+        return list(dict.fromkeys(texts))
 
     def render(self, text: str, facts: list[str]) -> str:
         """Fill `{fact_id}` and `{value}` (the plan's first fact) with spoken forms."""

@@ -1,0 +1,80 @@
+"""Normalized events an agent sends to the harness (both audio interfaces).
+
+Adapters translate provider messages into these; the harness stamps them on
+the media clock and logs them. Audio is mono int16 at `sample_rate`; the
+harness converts it to 16 kHz (or rejects it with a clear error).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
+
+
+@dataclass(frozen=True, slots=True)
+class AudioDelta:
+    """Agent speech to play, appended to the agent's playback buffer."""
+
+    pcm: Int16Array
+    sample_rate: int = SAMPLE_RATE
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptDelta:
+    """Text of the agent speech that follows (or accompanies) it."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallRequest:
+    name: str
+    arguments: Any = field(default_factory=dict)
+    call_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResponseDone:
+    """The agent finished producing its current response."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechCancelled:
+    """The agent stopped speaking: audio buffered but not yet played is dropped."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechStarted:
+    """Provider VAD heard the user start (informational)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechStopped:
+    """Provider VAD heard the user stop (informational)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AgentFailure:
+    """The agent reports an error it cannot recover from; the episode ends as `error`."""
+
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class EndCall:
+    """The agent hangs up once its buffered audio has played."""
+
+
+AgentEvent = (
+    AudioDelta
+    | TranscriptDelta
+    | ToolCallRequest
+    | ResponseDone
+    | SpeechCancelled
+    | SpeechStarted
+    | SpeechStopped
+    | AgentFailure
+    | EndCall
+)

@@ -1,0 +1,37 @@
+"""`duplexbench suite build`: render every clip a suite can need into the speech bank."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from duplexbench.items.suite import Suite
+from duplexbench.speech.bank import PrerenderReport, SpeechBank
+from duplexbench.speech.tts import DEFAULT_VOICE, VoiceRef
+from duplexbench.users.realization import Realizer
+
+
+def _voice(name: str | None) -> str:
+    return str(DEFAULT_VOICE if name in (None, "", "default") else VoiceRef.parse(name))
+
+
+def build_requests(
+    suite: Suite, user_voice: str | None = None, agent_voice: str | None = None
+) -> list[tuple[str, str]]:
+    """(text, voice) of every user realization and every oracle line of the suite."""
+    requests: list[tuple[str, str]] = []
+    for item in suite.items:
+        voice = _voice(user_voice or item.user.persona.voice)
+        realizer = Realizer(item.id, item.user, 0, 0)
+        requests += [(text, voice) for text in realizer.all_texts()]
+        oracle = _voice(agent_voice or user_voice or item.user.persona.voice)
+        requests += [(t.say, oracle) for t in item.reference.turns if t.say.strip()]
+    return list(dict.fromkeys(requests))
+
+
+def build_suite(
+    suite: Suite,
+    bank: SpeechBank,
+    progress: Callable[[int, int], None] | None = None,
+    user_voice: str | None = None,
+) -> PrerenderReport:
+    return bank.prerender(build_requests(suite, user_voice), progress)

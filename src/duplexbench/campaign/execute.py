@@ -1,0 +1,59 @@
+"""Running one episode of a campaign on the right channel and saving its files."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from duplexbench.agents.audio_protocol import StepAgent
+from duplexbench.agents.protocol import TextAgent
+from duplexbench.agents.registry import AgentInfo, AgentSpec
+from duplexbench.audio.pcm import SAMPLE_RATE
+from duplexbench.audio.wav import write_wav
+from duplexbench.campaign.conditions import Condition
+from duplexbench.campaign.rundir import write_model
+from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode
+from duplexbench.orchestrator.episode import EpisodeRecord, EpisodeSetup
+from duplexbench.orchestrator.text_loop import TextEpisode
+from duplexbench.speech.bank import SpeechBank
+from duplexbench.trace.io import write_events
+
+
+@dataclass(frozen=True)
+class EpisodeRunner:
+    """Everything needed to run any episode of one (agent, condition)."""
+
+    info: AgentInfo
+    spec: AgentSpec
+    condition: Condition
+    frame_ms: int = 20
+    bank: SpeechBank | None = None
+
+    def check(self) -> None:
+        """Fail fast: the agent has this channel and accepts its options."""
+        agent = self.info.create(self.spec, self.condition.channel)
+        agent.close()
+
+    def run(self, setup: EpisodeSetup) -> EpisodeRecord:
+        agent = self.info.create(self.spec, self.condition.channel)
+        if self.condition.channel == "text":
+            assert isinstance(agent, TextAgent)
+            return TextEpisode(setup, agent, privileged=self.info.privileged).run()
+        assert isinstance(agent, StepAgent) and self.bank is not None
+        config = AudioChannelConfig(
+            frame_ms=self.frame_ms,
+            turn_taking=self.condition.turn_taking,
+            user_voice=self.condition.user_voice,
+        )
+        return AudioEpisode(
+            setup, agent, self.bank, privileged=self.info.privileged, config=config
+        ).run()
+
+
+def save_episode(folder: Path, record: EpisodeRecord) -> None:
+    """events.jsonl, workbench.json and (audio channel) the stereo audio.wav."""
+    if record.audio is not None:
+        user, agent = record.audio
+        write_wav(folder / "audio.wav", [user, agent], SAMPLE_RATE)
+    write_model(folder / "workbench.json", record.state)
+    write_events(folder / "events.jsonl", record.events)

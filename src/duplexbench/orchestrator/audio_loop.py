@@ -1,0 +1,353 @@
+"""The full-duplex audio episode loop on a media clock.
+
+Every frame (20 ms by default; 40 and 200 ms work): the user's next frame
+goes to the agent (channel 0), the agent's events are handled at that media
+time (tool calls run on the Workbench, audio is queued), one frame of queued
+agent audio is delivered (channel 1), the user hears it (VAD and the words
+played so far) and decides what to do next. Approvals and revocations take
+effect at the onset of the user speech carrying them. At the end, buffered
+agent audio is flushed, the channels are saved and floor events derived.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from duplexbench.agents.audio_protocol import AudioSession, StepAgent
+from duplexbench.agents.events import (
+    AgentEvent,
+    AgentFailure,
+    AudioDelta,
+    EndCall,
+    ResponseDone,
+    SpeechCancelled,
+    ToolCallRequest,
+    TranscriptDelta,
+)
+from duplexbench.agents.protocol import AgentError, ToolResultMessage
+from duplexbench.audio.frames import AudioFrame
+from duplexbench.audio.pcm import (
+    SAMPLE_RATE,
+    Int16Array,
+    samples_for_ms,
+    sha256_pcm,
+    to_internal,
+)
+from duplexbench.audio.vad import StreamingVad
+from duplexbench.orchestrator.clock import MediaClock, VirtualClock
+from duplexbench.orchestrator.episode import EpisodeCore, EpisodeRecord, EpisodeSetup
+from duplexbench.orchestrator.floor import derive_floor_events
+from duplexbench.orchestrator.hearing import Hearing
+from duplexbench.orchestrator.playback import Delivered, Playback
+from duplexbench.speech.bank import SpeechBank
+from duplexbench.speech.tts import DEFAULT_VOICE, VoiceRef
+from duplexbench.trace.events import (
+    EndReason,
+    UserUtterance,
+    UserUtteranceData,
+    UserYielded,
+    UserYieldedData,
+)
+from duplexbench.users.floor import Cue, UserFloor
+from duplexbench.users.policy import Observation, Plan
+from duplexbench.users.turntaking import TurnTakingConfig
+
+
+@dataclass(frozen=True)
+class AudioChannelConfig:
+    """The audio channel's settings (media milliseconds)."""
+
+    frame_ms: int = 20
+    turn_taking: TurnTakingConfig = field(default_factory=TurnTakingConfig)
+    user_voice: str | None = None
+    """Voice of the user (default: the persona's voice, else the default voice)."""
+    time_limit_ms: int = 20 * 60 * 1000
+    idle_limit_ms: int = 120_000
+    max_buffer_ms: int = 300_000
+    flush_limit_ms: int = 60_000
+    asr: str | None = "whisper"
+    """ASR engine for agent audio that comes without a transcript (None: leave it unread)."""
+
+    def __post_init__(self) -> None:
+        if self.frame_ms <= 0 or (1000 % self.frame_ms and self.frame_ms % 10):
+            raise ValueError(f"frame_ms must be a positive multiple of 10, got {self.frame_ms}")
+
+
+PLAN_GAP_MS = 150
+"""Silence between the clips of one user turn (one clip per plan)."""
+
+
+def _join(parts: list[Int16Array], gap: int) -> Int16Array:
+    pieces: list[Int16Array] = []
+    for i, part in enumerate(parts):
+        if i:
+            pieces.append(np.zeros(gap, dtype=np.int16))
+        pieces.append(part)
+    return np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int16)
+
+
+class EndEpisode(Exception):
+    """Raised inside the loop to end the call with a reason."""
+
+    def __init__(self, reason: EndReason) -> None:
+        self.reason = reason
+
+
+class BankSpeech:
+    """The SpeechKit handed to local agents: TTS through the shared speech bank."""
+
+    def __init__(self, bank: SpeechBank, default_voice: str) -> None:
+        self.bank, self.default_voice = bank, default_voice
+
+    def synthesize(self, text: str, voice: str | None = None) -> Int16Array:
+        return self.bank.clip(text, voice or self.default_voice).samples
+
+
+class AudioEpisode(EpisodeCore):
+    """One episode over the full-duplex audio channel with a step agent."""
+
+    def __init__(
+        self,
+        setup: EpisodeSetup,
+        agent: StepAgent,
+        bank: SpeechBank,
+        *,
+        privileged: bool = False,
+        config: AudioChannelConfig | None = None,
+        clock: MediaClock | None = None,
+    ) -> None:
+        super().__init__(setup, privileged)
+        self.agent = agent
+        self.bank = bank
+        self.config = config or AudioChannelConfig()
+        self.clock = clock or VirtualClock()
+        self.n = samples_for_ms(self.config.frame_ms)
+        persona_voice = self.item.user.persona.voice
+        voice = self.config.user_voice or persona_voice
+        self.voice = str(DEFAULT_VOICE if voice in ("", "default") else VoiceRef.parse(voice))
+        self.floor = UserFloor(self.config.turn_taking, self.n)
+        self.playback = Playback(self.config.max_buffer_ms)
+        self.ear = StreamingVad(sample_rate=SAMPLE_RATE)
+        self.hearing = Hearing(self)
+        self.ch0: list[Int16Array] = []
+        self.ch1: list[Int16Array] = []
+        self.results: list[ToolResultMessage] = []
+        self.hung_up = False
+        self.tools_since: list[str] = []
+        self.fields_since: list[str] = []
+        self.last_voice_ms = 0
+
+    # ------------------------------------------------------------ run
+
+    def audio_session(self) -> AudioSession:
+        return AudioSession(
+            self.session(), self.config.frame_ms, SAMPLE_RATE, BankSpeech(self.bank, self.voice)
+        )
+
+    def run(self) -> EpisodeRecord:
+        session = self.audio_session()
+        self.emit_start(session.session, "audio")
+        error: str | None = None
+        reason: EndReason = "time_limit"
+        try:
+            self.agent.start(session)
+            self._say(self.policy.opening(), 0)
+            reason = self._loop()
+        except EndEpisode as ended:
+            reason = ended.reason
+        except Exception as exc:  # an agent or harness fault is an error, not a failure
+            error = f"{type(exc).__name__}: {exc}"
+            self.emit_error(self.now, error, "episode")
+            reason = "error"
+        finally:
+            self._close_agent()
+        if reason == "agent_flood":
+            self.hearing.cut(self.now, *self.playback.cancel())
+        self._flush()
+        audio = self._finish_audio()
+        self.emit_end(self.now, reason, error or "")
+        return self.record(reason, error, audio)
+
+    @property
+    def now(self) -> int:
+        return len(self.ch0) * self.config.frame_ms
+
+    def _loop(self) -> EndReason:
+        while self.now < self.config.time_limit_ms:
+            t = self.now
+            self.clock.advance_to(t)
+            user = self.floor.frame()
+            self._deliver(user, self.playback.pull(self.n, t), t)
+            if not self.hung_up:
+                frame = AudioFrame(t, user)
+                self._handle(self.agent.step(frame, self._take_results()), self.now)
+            reason = self._after_frame()
+            if reason is not None:
+                return reason
+        return "time_limit"
+
+    def _after_frame(self) -> EndReason | None:
+        """Check the limits and let the user act.
+
+        Within a frame [t, t+F): both channels are delivered and heard first; the
+        agent, having heard the frame, acts at t+F (its audio plays from t+F on).
+        """
+        if self.hung_up and self.playback.idle:
+            return "agent_ended"
+        if self.playback.overflowing:
+            return "agent_flood"
+        if self.now - self.last_voice_ms >= self.config.idle_limit_ms:
+            return "idle_limit"
+        self._user_turn(self.now)
+        return None
+
+    def _take_results(self) -> Sequence[ToolResultMessage]:
+        results, self.results = self.results, []
+        return results
+
+    def _close_agent(self) -> None:
+        try:
+            self.agent.close()
+        except Exception as exc:
+            self.emit_error(self.now, f"{type(exc).__name__}: {exc}", "agent.close")
+
+    # ------------------------------------------------------------ agent side
+
+    def _handle(self, events: Sequence[AgentEvent], t: int) -> None:
+        for event in events:
+            if isinstance(event, AudioDelta):
+                self.playback.audio(to_internal(event.pcm, event.sample_rate))
+            elif isinstance(event, TranscriptDelta):
+                self.playback.text(event.text)
+            elif isinstance(event, ToolCallRequest):
+                result, acts = self.run_tool(event.name, event.arguments, event.call_id, t)
+                self.results.append(result)
+                self.tools_since.append(event.name)
+                self.fields_since += self._fields_written(result)
+                self.hearing.add_acts(acts, t)
+            elif isinstance(event, ResponseDone):
+                self.playback.seal()
+            elif isinstance(event, SpeechCancelled):
+                self.hearing.cut(t, *self.playback.cancel())
+            elif isinstance(event, EndCall):
+                self.playback.seal()
+                self.hung_up = True
+            elif isinstance(event, AgentFailure):
+                raise AgentError(event.message)
+        if events:
+            self.check_barge_ins(t)
+
+    def _fields_written(self, result: ToolResultMessage) -> list[str]:
+        out = result.output
+        if not out.get("ok") or not isinstance(out.get("result"), dict):
+            return []
+        res = out["result"]
+        return [f"{res.get('artifact')}.{name}" for name in res.get("updated", [])]
+
+    def _deliver(self, user: Int16Array, delivered: Delivered, t: int) -> None:
+        self.ch0.append(user)
+        self.ch1.append(delivered.samples)
+        self.ear.push(delivered.samples)
+        if delivered.active or self.floor.speaking is not None:
+            self.last_voice_ms = self.now
+        self.hearing.frame(delivered, t, self.playback.idle)
+
+    # ------------------------------------------------------------ user side
+
+    def observation(self, agent_spoke: bool = True) -> Observation:
+        return Observation(
+            self.now,
+            tuple(self.hearing.acts_since),
+            tuple(self.tools_since),
+            tuple(self.fields_since),
+            agent_spoke,
+        )
+
+    def check_barge_ins(self, t: int) -> None:
+        for plan in self.policy.due_barge_ins(self.observation()):
+            offset = plan.event.trigger.offset_ms if plan.event else 0
+            self.floor.schedule(t + offset, [plan])
+
+    def _user_turn(self, now: int) -> None:
+        if self.policy.has_timed_events():
+            self.check_barge_ins(now)
+        cue = self.floor.after_frame(
+            now, self.ear.speaking, self.ear.silence_ms, self.ear.speech_ms
+        )
+        if cue is Cue.FINISHED:
+            self._finished(now)
+        elif cue is Cue.YIELDED:
+            s = self.floor.finished
+            assert s is not None
+            data = UserYieldedData(plan_ids=s.plan_ids, dropped_ms=self.floor.dropped_ms(s))
+            self.recorder.emit(UserYielded, now, data)
+        elif cue is Cue.BARGE_IN:
+            self._say(self.floor.due(now), now)
+        elif cue is Cue.REPEAT:
+            plans, self.floor.interrupted = self.floor.interrupted, []
+            self._say(plans, now)
+        elif cue in (Cue.REPLY, Cue.NUDGE):
+            self._say(self.policy.react(self.observation(cue is Cue.REPLY)), now)
+        elif cue is Cue.BACKCHANNEL:
+            self._say([self.policy.backchannel()], now)
+
+    def _finished(self, now: int) -> None:
+        s = self.floor.finished
+        assert s is not None
+        self.policy.utterance_finished(s.plan_ids)
+        self.check_barge_ins(now)
+        if any(p.act == "end" for p in s.plans):
+            raise EndEpisode(
+                "agent_idle" if self.policy.end_reason == "agent_idle" else "user_ended"
+            )
+
+    def _say(self, plans: list[Plan], t: int) -> None:
+        """Start speaking `plans` at media time `t` (effects at onset)."""
+        if not plans:
+            return
+        for plan in plans:
+            self.apply_plan(plan, t)
+        realized = [self.realizer.realize(p.plan_id, list(p.facts)) for p in plans]
+        clips = [self.bank.clip(r.text, self.voice) for r in realized]
+        samples = _join([c.samples for c in clips], samples_for_ms(PLAN_GAP_MS))
+        self.recorder.emit(
+            UserUtterance,
+            t,
+            UserUtteranceData(
+                text=" ".join(r.text for r in realized),
+                end_ms=t + len(samples) * 1000 // SAMPLE_RATE,
+                plan_ids=[p.plan_id for p in plans],
+                variant_ids=[r.variant_id for r in realized],
+                voice=self.voice,
+                clips=[c.sha256 for c in clips],
+                audio_sha256=sha256_pcm(samples),
+            ),
+        )
+        if not any(p.act == "backchannel" for p in plans):
+            self.last_plans = [p.plan_id for p in plans]
+            self.hearing.user_took_turn()
+            self.tools_since, self.fields_since = [], []
+        self.floor.start(samples, plans, t)
+        if any(p.approval is not None for p in plans):
+            self.check_barge_ins(t)
+
+    # ------------------------------------------------------------ end
+
+    def _flush(self) -> None:
+        """Play out what the agent had queued: nothing at the end of a call is lost."""
+        limit = self.now + self.config.flush_limit_ms
+        self.floor.speaking = None
+        while not self.playback.idle and self.now < limit:
+            t = self.now
+            self._deliver(np.zeros(self.n, dtype=np.int16), self.playback.pull(self.n, t), t)
+        self.hearing.close(self.now)
+
+    def _finish_audio(self) -> tuple[Int16Array, Int16Array]:
+        empty = np.zeros(0, dtype=np.int16)
+        user = np.concatenate(self.ch0) if self.ch0 else empty
+        agent = np.concatenate(self.ch1) if self.ch1 else empty
+        derive_floor_events(self, user, agent)
+        return user, agent

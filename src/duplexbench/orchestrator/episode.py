@@ -1,0 +1,189 @@
+"""What every episode loop shares: setup, the recorder, the Workbench, the user
+policy, start/end events, plan effects at speech onset and tool execution."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Literal
+
+from duplexbench.agents.instructions import build_instructions
+from duplexbench.agents.protocol import AgentSession, Privileged, ToolResultMessage, ToolSpec
+from duplexbench.audio.pcm import Int16Array
+from duplexbench.items.tool_schema import tool_parameters
+from duplexbench.items.workflow import WorkflowItem
+from duplexbench.trace.events import (
+    ApprovalRequested,
+    DuplexEventData,
+    DuplexEventFired,
+    EndReason,
+    EpisodeEnd,
+    EpisodeEndData,
+    EpisodeStart,
+    EpisodeStartData,
+    FactRevealed,
+    FactRevealedData,
+    HarnessError,
+    HarnessErrorData,
+    ToolCall,
+    ToolCallData,
+    TraceEvent,
+    UserPlan,
+    UserPlanData,
+)
+from duplexbench.trace.io import Recorder
+from duplexbench.users.observer import ActObserver
+from duplexbench.users.policy import Plan, UserPolicy
+from duplexbench.users.realization import Realizer
+from duplexbench.workbench.runtime import Workbench
+from duplexbench.workbench.state import WorkbenchState
+
+
+@dataclass(frozen=True)
+class EpisodeSetup:
+    item: WorkflowItem
+    item_checksum: str
+    suite: str
+    agent_spec: str
+    condition: str = "text"
+    repetition: int = 0
+    seed: int = 0
+
+    @property
+    def repetition_seed(self) -> int:
+        key = f"{self.seed}|{self.item.id}|{self.repetition}".encode()
+        return int.from_bytes(hashlib.sha256(key).digest()[:4], "big")
+
+
+@dataclass
+class EpisodeRecord:
+    events: list[TraceEvent]
+    state: WorkbenchState
+    end_reason: EndReason
+    error: str | None = None
+    audio: tuple[Int16Array, Int16Array] | None = None
+    """(user channel as sent, agent channel as delivered), 16 kHz, on the audio channel."""
+
+    @property
+    def status(self) -> str:
+        return "error" if self.error is not None else "ok"
+
+
+class EpisodeCore:
+    def __init__(self, setup: EpisodeSetup, privileged: bool) -> None:
+        self.setup, self.privileged = setup, privileged
+        self.item = setup.item
+        self.recorder = Recorder()
+        self.bench = Workbench(self.item, self.recorder)
+        self.policy = UserPolicy(self.item)
+        self.observer = ActObserver(self.item)
+        self.realizer = Realizer(self.item.id, self.item.user, setup.seed, setup.repetition_seed)
+        self.last_plans: list[str] = []
+        self._calls = 0
+
+    def session(self) -> AgentSession:
+        tools = tuple(
+            ToolSpec(t.name, t.description, tool_parameters(self.item, t)) for t in self.item.tools
+        )
+        privileged = None
+        if self.privileged:
+            privileged = Privileged(self.item.reference, lambda: list(self.last_plans))
+        return AgentSession(
+            build_instructions(self.item), tools, self.item.id, self.setup.seed, privileged
+        )
+
+    def emit_start(self, session: AgentSession, channel: Literal["text", "audio"]) -> None:
+        s = self.setup
+        data = EpisodeStartData(
+            item_id=self.item.id,
+            item_version=self.item.version,
+            item_checksum=s.item_checksum,
+            suite=s.suite,
+            agent=s.agent_spec,
+            condition=s.condition,
+            repetition=s.repetition,
+            seed=s.seed,
+            repetition_seed=s.repetition_seed,
+            channel=channel,
+            instructions=session.instructions,
+            tools=[
+                {"name": t.name, "description": t.description, "parameters": t.parameters}
+                for t in session.tools
+            ],
+        )
+        self.recorder.emit(EpisodeStart, 0, data)
+
+    def emit_error(self, t_ms: int, message: str, where: str) -> None:
+        self.recorder.emit(HarnessError, t_ms, HarnessErrorData(message=message, where=where))
+
+    def emit_end(self, t_ms: int, reason: EndReason, detail: str = "") -> None:
+        self.recorder.emit(EpisodeEnd, t_ms, EpisodeEndData(reason=reason, detail=detail))
+
+    def apply_plan(self, plan: Plan, t: int) -> None:
+        """Log a plan and put its effects (reveals, approvals, revocations) at speech onset."""
+        self.recorder.emit(
+            UserPlan,
+            t,
+            UserPlanData(
+                plan_id=plan.plan_id,
+                act=plan.act,
+                facts=list(plan.facts),
+                event_id=plan.event.id if plan.event else None,
+                approval_id=plan.approval.id if plan.approval else None,
+            ),
+        )
+        if plan.event is not None:
+            data = DuplexEventData(
+                event_id=plan.event.id,
+                kind=plan.event.kind,
+                anchor=plan.anchor,
+                delivery=plan.event.delivery,
+            )
+            self.recorder.emit(DuplexEventFired, t, data)
+        for reveal in plan.reveals:
+            if reveal.because != "repeat":
+                data2 = FactRevealedData(
+                    fact=reveal.fact, slot=reveal.slot, rule=reveal.rule, because=reveal.because
+                )
+                self.recorder.emit(FactRevealed, t, data2)
+        if plan.approval is not None:
+            self.bench.grant(plan.approval, t)
+        if plan.revokes is not None and plan.event is not None:
+            self.bench.revoke(plan.revokes, plan.event.id, t)
+
+    def run_tool(
+        self, name: str, arguments: object, call_id: str | None, t: int
+    ) -> tuple[ToolResultMessage, list[str]]:
+        """Log and execute one tool call at media time `t`.
+
+        Returns the result for the agent and the acts the call amounts to (a
+        formal approval request is heard like a spoken one).
+        """
+        self._calls += 1
+        call_id = call_id or f"call-{self._calls}"
+        self.recorder.emit(
+            ToolCall, t, ToolCallData(call_id=call_id, name=name, arguments=arguments)
+        )
+        used = {tok.id for tok in self.bench.auth.tokens if tok.used}
+        first = len(self.recorder.events)
+        outcome = self.bench.execute(call_id, name, arguments, t)
+        for tok in self.bench.auth.tokens:
+            if tok.used and tok.id not in used:
+                self.policy.consumed(tok.approval_id)
+        acts = [
+            f"REQUEST_APPROVAL:{e.data.action}"
+            for e in self.recorder.events[first:]
+            if isinstance(e, ApprovalRequested)
+        ]
+        return ToolResultMessage(call_id, name, outcome.for_agent()), acts
+
+    def heard_acts(self, acts: list[str], t: int) -> None:
+        """Side effects of acts the user heard: a spoken approval request is logged."""
+        for act in acts:
+            if act.startswith("REQUEST_APPROVAL:"):
+                self.bench.request_approval(act.partition(":")[2], "speech", t)
+
+    def record(
+        self, reason: EndReason, error: str | None, audio: tuple[Int16Array, Int16Array] | None
+    ) -> EpisodeRecord:
+        return EpisodeRecord(self.recorder.events, self.bench.state, reason, error, audio)

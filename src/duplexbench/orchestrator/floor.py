@@ -1,0 +1,119 @@
+"""Floor events derived after an episode from the recorded channels and the trace.
+
+Speech segments come from the energy VAD over each channel (what was sent and
+what was delivered), so every agent is measured the same way. Derived:
+overlaps (who started talking over whom, and whether an authored barge-in
+caused it) and, for every authored barge-in that started while the agent held
+the floor (inside one of its delivered utterances, pauses included), how long
+the agent took to stop: from the user's speech onset to the end of the
+agent's last speech in that utterance (stop latency), and whether that was
+within the event's `max_stop_latency_ms` (default 2000 ms).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, sha256_pcm
+from duplexbench.audio.vad import Segment, segments
+from duplexbench.trace.events import (
+    AgentUtterance,
+    DuplexEventFired,
+    EpisodeAudio,
+    EpisodeAudioData,
+    FloorOverlap,
+    FloorOverlapData,
+    FloorSegment,
+    FloorSegmentData,
+    FloorYield,
+    FloorYieldData,
+    UserUtterance,
+)
+
+if TYPE_CHECKING:
+    from duplexbench.orchestrator.audio_loop import AudioEpisode
+
+DEFAULT_MAX_STOP_MS = 2000
+ONSET_SLACK_MS = 500
+"""A clip may start with silence: its speech onset is the first user segment within this."""
+
+
+def _onsets(ep: AudioEpisode, users: list[Segment]) -> dict[str, int]:
+    """Speech onset (ms) of each barge-in event's utterance."""
+    onsets: dict[str, int] = {}
+    barge_ins = {
+        e.data.event_id
+        for e in ep.recorder.events
+        if isinstance(e, DuplexEventFired) and e.data.delivery == "barge_in"
+    }
+    for event in ep.recorder.events:
+        if not isinstance(event, UserUtterance):
+            continue
+        for plan_id in event.data.plan_ids:
+            kind, _, ref = plan_id.partition(":")
+            if kind == "event" and ref in barge_ins and ref not in onsets:
+                seg = next(
+                    (
+                        s
+                        for s in users
+                        if event.t_ms - 40 <= s.start_ms <= event.t_ms + ONSET_SLACK_MS
+                    ),
+                    None,
+                )
+                onsets[ref] = seg.start_ms if seg else event.t_ms
+    return onsets
+
+
+def derive_floor_events(ep: AudioEpisode, user: Int16Array, agent: Int16Array) -> None:
+    t = ep.now
+    rec = ep.recorder
+    rec.emit(
+        EpisodeAudio,
+        t,
+        EpisodeAudioData(
+            sample_rate=SAMPLE_RATE,
+            frame_ms=ep.config.frame_ms,
+            duration_ms=len(user) * 1000 // SAMPLE_RATE,
+            user_sha256=sha256_pcm(user),
+            agent_sha256=sha256_pcm(agent),
+        ),
+    )
+    users, agents = segments(user), segments(agent)
+    for channel, segs in (("user", users), ("agent", agents)):
+        for s in segs:
+            data = FloorSegmentData(channel=channel, start_ms=s.start_ms, end_ms=s.end_ms)
+            rec.emit(FloorSegment, t, data)
+    onsets = _onsets(ep, users)
+    for u in users:
+        for a in agents:
+            start, end = max(u.start_ms, a.start_ms), min(u.end_ms, a.end_ms)
+            if start >= end:
+                continue
+            initiator = "user" if u.start_ms > a.start_ms else "agent"
+            cause = next(
+                (ev for ev, onset in onsets.items() if initiator == "user" and onset == u.start_ms),
+                None,
+            )
+            data2 = FloorOverlapData(
+                start_ms=start, end_ms=end, initiator=initiator, barge_in=cause
+            )
+            rec.emit(FloorOverlap, t, data2)
+    events = {e.id: e for e in ep.item.user.events}
+    turns = [e.data for e in ep.recorder.events if isinstance(e, AgentUtterance)]
+    for event_id, onset in sorted(onsets.items(), key=lambda kv: kv[1]):
+        turn = next((u for u in turns if u.start_ms <= onset < u.end_ms), None)
+        if turn is None:
+            continue  # the agent was not holding the floor: not a barge-in over speech
+        spoken = [a.end_ms for a in agents if a.start_ms < turn.end_ms and a.end_ms > turn.start_ms]
+        stop = max(onset, min(max(spoken, default=onset), turn.end_ms))
+        limit = events[event_id].max_stop_latency_ms or DEFAULT_MAX_STOP_MS
+        latency = stop - onset
+        data3 = FloorYieldData(
+            event_id=event_id,
+            onset_ms=onset,
+            agent_end_ms=stop,
+            stop_latency_ms=latency,
+            max_stop_latency_ms=limit,
+            yielded=latency <= limit,
+        )
+        rec.emit(FloorYield, t, data3)

@@ -1,0 +1,119 @@
+"""What the user hears of the agent: words as they are played, and the acts in them.
+
+The observer reads each sentence as its words are played: at every clause
+boundary (`, ; :`) it reads the sentence so far, and at the sentence end the
+whole sentence, so an act is noticed as soon as it is heard and never before.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from duplexbench.orchestrator.playback import Delivered
+from duplexbench.speech.asr import get_asr
+from duplexbench.trace.events import (
+    AgentActs,
+    AgentActsData,
+    AgentTruncated,
+    AgentTruncatedData,
+    AgentUtterance,
+    AgentUtteranceData,
+)
+
+if TYPE_CHECKING:
+    from duplexbench.orchestrator.audio_loop import AudioEpisode
+
+_SENTENCE_END = (".", "?", "!")
+_CLAUSE_END = (",", ";", ":")
+
+
+class Hearing:
+    def __init__(self, episode: AudioEpisode) -> None:
+        self.ep = episode
+        self.acts_since: list[str] = []
+        self._start: int | None = None
+        self._end = 0
+        self._words: list[str] = []
+        self._sentence: list[str] = []
+        self._sentence_acts: list[str] = []
+
+    def user_took_turn(self) -> None:
+        self.acts_since = []
+
+    def add_acts(self, acts: list[str], t: int, text: str = "") -> None:
+        if not acts:
+            return
+        self.ep.recorder.emit(AgentActs, t, AgentActsData(acts=acts, text=text))
+        self.ep.heard_acts(acts, t)
+        self.acts_since += acts
+
+    def frame(self, delivered: Delivered, t: int, idle: bool) -> None:
+        if delivered.active:
+            if self._start is None:
+                self._start = t
+            self._end = t + self.ep.config.frame_ms
+        new_acts = False
+        for word in delivered.words:
+            self._words.append(word.word)
+            self._sentence.append(word.word)
+            if word.word.endswith(_SENTENCE_END):
+                new_acts |= self._observe(word.t_ms, final=True)
+            elif word.word.endswith(_CLAUSE_END):
+                new_acts |= self._observe(word.t_ms, final=False)
+        if new_acts:
+            self.ep.check_barge_ins(self.ep.recorder.events[-1].t_ms)
+        if idle and self._start is not None:
+            self._close(t, truncated=False)
+
+    def _observe(self, t: int, final: bool) -> bool:
+        text = " ".join(self._sentence)
+        acts = [a for a in self.ep.observer.sentence_acts(text) if a not in self._sentence_acts]
+        self._sentence_acts += acts
+        self.add_acts(acts, t, text)
+        if final:
+            self._sentence, self._sentence_acts = [], []
+        return bool(acts)
+
+    def _transcribe(self, start: int, end: int) -> list[str]:
+        """The agent sent audio without a transcript: read what was delivered with ASR.
+
+        The user reacts to those words only after the utterance (conservative).
+        """
+        asr = get_asr(self.ep.config.asr or "whisper")
+        frame = self.ep.config.frame_ms
+        delivered = np.concatenate(self.ep.ch1[start // frame : end // frame])
+        return asr.transcribe(delivered).text.split()
+
+    def cut(self, t: int, dropped_samples: int, unheard: str) -> None:
+        """The agent stopped: what was queued and not played is dropped."""
+        dropped_ms = dropped_samples * 1000 // 16_000
+        if dropped_ms or unheard:
+            data = AgentTruncatedData(dropped_ms=dropped_ms, unheard_text=unheard)
+            self.ep.recorder.emit(AgentTruncated, t, data)
+        if self._start is not None:
+            self._close(t, truncated=bool(dropped_ms or unheard))
+
+    def close(self, t: int) -> None:
+        if self._start is not None:
+            self._close(t, truncated=False)
+
+    def _close(self, t: int, truncated: bool) -> None:
+        assert self._start is not None
+        transcribed = False
+        if not self._words and self.ep.config.asr is not None:
+            self._words = self._transcribe(self._start, self._end)
+            self._sentence = list(self._words)
+            transcribed = bool(self._words)
+        if self._sentence:
+            self._observe(max(t, self._end), final=True)
+        data = AgentUtteranceData(
+            text=" ".join(self._words),
+            start_ms=self._start,
+            end_ms=self._end,
+            truncated=truncated,
+            transcribed=transcribed,
+        )
+        self.ep.recorder.emit(AgentUtterance, max(t, self._end), data)
+        self._start, self._words = None, []

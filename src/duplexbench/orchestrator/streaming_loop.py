@@ -1,0 +1,81 @@
+"""The audio loop for streaming (network) agents, paced by a RealtimeClock.
+
+Same per-frame logic and the same trace as `AudioEpisode`: each frame is sent
+when its media time comes, tool results are sent back as they are made, and
+the events received so far are handled at that frame's media time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from duplexbench.agents.audio_builtin import SilentAgent
+from duplexbench.agents.audio_protocol import StreamingAgent
+from duplexbench.audio.frames import AudioFrame
+from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode, EndEpisode
+from duplexbench.orchestrator.clock import RealtimeClock
+from duplexbench.orchestrator.episode import EpisodeRecord, EpisodeSetup
+from duplexbench.speech.bank import SpeechBank
+from duplexbench.trace.events import EndReason
+
+
+class StreamingEpisode(AudioEpisode):
+    def __init__(
+        self,
+        setup: EpisodeSetup,
+        agent: StreamingAgent,
+        bank: SpeechBank,
+        *,
+        clock: RealtimeClock,
+        privileged: bool = False,
+        config: AudioChannelConfig | None = None,
+    ) -> None:
+        super().__init__(setup, SilentAgent(), bank, privileged=privileged, config=config)
+        self.stream = agent
+        self.realtime = clock
+
+    def run(self) -> EpisodeRecord:
+        return asyncio.run(self._arun())
+
+    async def _arun(self) -> EpisodeRecord:
+        session = self.audio_session()
+        self.emit_start(session.session, "audio")
+        error: str | None = None
+        reason: EndReason = "time_limit"
+        try:
+            await self.stream.connect(session)
+            self._say(self.policy.opening(), 0)
+            reason = await self._aloop()
+        except EndEpisode as ended:
+            reason = ended.reason
+        except Exception as exc:  # an agent or harness fault is an error, not a failure
+            error = f"{type(exc).__name__}: {exc}"
+            self.emit_error(self.now, error, "episode")
+            reason = "error"
+        finally:
+            try:
+                await self.stream.close()
+            except Exception as exc:
+                self.emit_error(self.now, f"{type(exc).__name__}: {exc}", "agent.close")
+        if reason == "agent_flood":
+            self.hearing.cut(self.now, *self.playback.cancel())
+        self._flush()
+        audio = self._finish_audio()
+        self.emit_end(self.now, reason, error or "")
+        return self.record(reason, error, audio)
+
+    async def _aloop(self) -> EndReason:
+        while self.now < self.config.time_limit_ms:
+            t = self.now
+            await self.realtime.wait_until(t)
+            user = self.floor.frame()
+            self._deliver(user, self.playback.pull(self.n, t), t)
+            if not self.hung_up:
+                for result in self._take_results():
+                    await self.stream.send_tool_result(result)
+                await self.stream.send_audio(AudioFrame(t, user))
+                self._handle(self.stream.poll(), self.now)
+            reason = self._after_frame()
+            if reason is not None:
+                return reason
+        return "time_limit"

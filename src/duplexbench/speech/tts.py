@@ -1,0 +1,186 @@
+"""Text-to-speech: the engine protocol, voice references, settings and the registry.
+
+A voice is named ``engine:voice`` (:class:`VoiceRef`), e.g. ``piper:joe``,
+``espeak:en-us+f3``, ``flite:slt`` or ``synthetic:alto``. Engines register a
+zero-argument factory with :func:`register_tts`; :func:`get_tts` builds one
+instance per process and raises :class:`SpeechUnavailable` (naming what to
+install) when the engine's package or binary is missing.
+
+Engines return mono int16 at their native rate. Converting to the internal
+16 kHz format, loudness normalization and ``gain_db`` are applied by the
+speech bank (:mod:`duplexbench.speech.bank`), not by the engines.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from duplexbench.audio.pcm import Int16Array
+
+__all__ = [
+    "DEFAULT_VOICE",
+    "MAX_SPEED",
+    "SpeechUnavailable",
+    "SynthesisSettings",
+    "TTSEngine",
+    "VoiceRef",
+    "get_tts",
+    "register_tts",
+    "tts_engines",
+]
+
+MAX_SPEED = 4.0
+
+# Modules that register the built-in engines; imported on first registry use.
+_BUILTIN_MODULES = ("duplexbench.speech.synthetic", "duplexbench.speech.engines")
+
+
+class SpeechUnavailable(RuntimeError):
+    """A speech engine (package, model or binary) is not installed on this machine."""
+
+
+@dataclass(frozen=True)
+class VoiceRef:
+    """A voice of one engine, written ``engine:voice``."""
+
+    engine: str
+    voice: str
+
+    def __post_init__(self) -> None:
+        if not self.engine or not self.voice:
+            raise ValueError(
+                f"voice needs an engine and a voice name, got {self.engine!r}:{self.voice!r}"
+            )
+
+    @classmethod
+    def parse(cls, text: str) -> VoiceRef:
+        """``engine:voice`` -> VoiceRef; ``default`` or an empty string -> :data:`DEFAULT_VOICE`."""
+        raw = text.strip()
+        if raw in ("", "default"):
+            return DEFAULT_VOICE
+        engine, sep, voice = raw.partition(":")
+        engine, voice = engine.strip().lower(), voice.strip()
+        if not sep or not engine or not voice:
+            raise ValueError(
+                f"bad voice {text!r}; expected 'engine:voice' (e.g. 'piper:joe', "
+                f"'espeak:en-us+f3', 'flite:slt', 'synthetic:alto') or 'default'; "
+                f"engines: {', '.join(tts_engines())}"
+            )
+        return cls(engine, voice)
+
+    def __str__(self) -> str:
+        return f"{self.engine}:{self.voice}"
+
+
+DEFAULT_VOICE = VoiceRef("piper", "joe")
+
+
+@dataclass(frozen=True)
+class SynthesisSettings:
+    """How to speak: ``speed`` multiplies the speaking rate, ``gain_db`` the level.
+
+    ``gain_db`` is relative to the bank's loudness target (-20 dBFS RMS).
+    """
+
+    speed: float = 1.0
+    gain_db: float = 0.0
+
+    def __post_init__(self) -> None:
+        speed, gain = float(self.speed), float(self.gain_db)
+        if not math.isfinite(speed) or not 0.0 < speed <= MAX_SPEED:
+            raise ValueError(f"speed must be in (0, {MAX_SPEED:g}], got {self.speed!r}")
+        if not math.isfinite(gain) or abs(gain) > 60.0:
+            raise ValueError(f"gain_db must be within ±60 dB, got {self.gain_db!r}")
+        # Canonical floats, so 1 and 1.0 give the same cache key.
+        object.__setattr__(self, "speed", speed)
+        object.__setattr__(self, "gain_db", gain)
+
+    def as_dict(self) -> dict[str, float]:
+        return {"speed": self.speed, "gain_db": self.gain_db}
+
+
+class TTSEngine(Protocol):
+    """A text-to-speech engine. Implementations must be deterministic."""
+
+    name: str
+
+    def version(self) -> str:
+        """Engine and model identity/version; part of every cache key."""
+        ...
+
+    def voices(self) -> list[str]:
+        """Voice names this engine accepts (may be a representative subset)."""
+        ...
+
+    def synthesize(
+        self, text: str, voice: str, settings: SynthesisSettings
+    ) -> tuple[Int16Array, int]:
+        """Mono int16 samples and their native sample rate."""
+        ...
+
+
+TTSFactory = Callable[[], TTSEngine]
+
+_FACTORIES: dict[str, TTSFactory] = {}
+_INSTANCES: dict[str, TTSEngine] = {}
+_LOCK = threading.RLock()
+_builtins_loaded = False
+
+
+def register_tts(name: str) -> Callable[[TTSFactory], TTSFactory]:
+    """Register a zero-argument engine factory under ``name`` (lowercase, no ':')."""
+    if not name or name != name.lower() or ":" in name or name.strip() != name:
+        raise ValueError(f"bad engine name {name!r}; use a lowercase name without ':'")
+
+    def decorate(factory: TTSFactory) -> TTSFactory:
+        with _LOCK:
+            if name in _FACTORIES and _FACTORIES[name] is not factory:
+                raise ValueError(f"TTS engine {name!r} is already registered")
+            _FACTORIES[name] = factory
+        return factory
+
+    return decorate
+
+
+def _load_builtins() -> None:
+    global _builtins_loaded  # noqa: PLW0603 - one-time import guard
+    if _builtins_loaded:
+        return
+    with _LOCK:
+        if not _builtins_loaded:
+            for module in _BUILTIN_MODULES:
+                importlib.import_module(module)
+            _builtins_loaded = True
+
+
+def tts_engines() -> list[str]:
+    """Names of the registered engines (installed or not)."""
+    _load_builtins()
+    with _LOCK:
+        return sorted(_FACTORIES)
+
+
+def get_tts(name: str) -> TTSEngine:
+    """The process-wide instance of engine ``name``.
+
+    Unknown name -> ValueError listing the engines; engine not installed ->
+    :class:`SpeechUnavailable` (not cached, so installing it later works).
+    """
+    _load_builtins()
+    with _LOCK:
+        engine = _INSTANCES.get(name)
+        if engine is not None:
+            return engine
+        factory = _FACTORIES.get(name)
+        if factory is None:
+            raise ValueError(
+                f"unknown TTS engine {name!r}; engines: {', '.join(sorted(_FACTORIES))}"
+            )
+        engine = factory()
+        _INSTANCES[name] = engine
+        return engine
