@@ -35,6 +35,7 @@ unit: install
 ## Performance benchmarks (report throughput and ratios to targets; never part of `test`).
 bench: install
 	$(BIN)/python benchmarks/run.py
+	taskset -c 0 $(BIN)/python benchmarks/audio.py
 
 clean:
 	rm -rf $(VENV) runs .mypy_cache .ruff_cache .pytest_cache

@@ -234,3 +234,24 @@ def test_default_run_directory_is_never_reused(
         "airline-rebooking-oracle",
         "airline-rebooking-oracle-2",
     ]
+
+
+def test_suite_build_prerenders_every_clip(tmp_path: Path) -> None:
+    bank = tmp_path / "bank"
+    args = [
+        "suite",
+        "build",
+        str(FIXTURES / "airline-rebooking.yaml"),
+        "--speech-cache",
+        str(bank),
+        "--voice",
+        "synthetic:alto",
+        "--json",
+    ]
+    first = json.loads(invoke(*args).stdout)
+    assert first["failed"] == 0 and first["rendered"] == first["clips"] > 10
+    again = json.loads(invoke(*args).stdout)
+    assert again["rendered"] == 0 and again["cached"] == first["clips"]
+    assert len(list(bank.glob("*/*.wav"))) == first["clips"]
+    bad = CliRunner().invoke(main, [*args[:-3], "--voice", "nonsense"])
+    assert bad.exit_code == 2 and "engine:voice" in bad.stderr

@@ -63,6 +63,39 @@ def _ci(summary: dict[str, Any], key: str) -> str:
     return "" if not ci else f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
 
 
+def _ms(value: Any) -> str:
+    return "n/a" if value is None else f"{value / 1000:.2f} s"
+
+
+def _extra_rows(table: Table, summary: dict[str, Any]) -> None:
+    wf = summary["workflows"]
+    timing = wf["timing"]
+    table.add_row(
+        "median time to resolution",
+        _ms(timing["median_time_to_resolution_ms"]),
+        f"n = {timing['resolved_runs']}",
+    )
+    cu = wf["correction_uptake"]
+    if cu["corrected_fields"]:
+        table.add_row(
+            "AFA corrected / other fields",
+            f"{_pct(cu['afa_corrected_fields'])} / {_pct(cu['afa_other_fields'])}",
+            f"n = {cu['corrected_fields']} / {cu['other_fields']}",
+        )
+    floor = summary.get("floor")
+    if floor:
+        table.add_row(
+            "yield rate on barge-ins", _pct(floor["yield_rate"]), f"n = {floor['barge_ins']}"
+        )
+        stop = floor["median_stop_latency_ms"]
+        table.add_row("median stop latency", "n/a" if stop is None else f"{stop:.0f} ms", "")
+        table.add_row(
+            "unintended overlap rate",
+            _pct(floor["unintended_overlap_rate"]),
+            f"n = {floor['agent_turns']} turns",
+        )
+
+
 def print_scorecard(summary: dict[str, Any]) -> None:
     """The human-readable scorecard of one summary."""
     wf = summary["workflows"]
@@ -83,6 +116,7 @@ def print_scorecard(summary: dict[str, Any]) -> None:
         table.add_row(f"gate {gate}", _pct(wf["gates"][gate]), "")
     eff = wf["tool_efficiency"]
     table.add_row("tool calls / oracle", "n/a" if eff is None else f"{eff:.2f}", "")
+    _extra_rows(table, summary)
     table.add_row("items × runs", f"{wf['items']} × {k} = {wf['runs']} valid", "")
     table.add_row("errors (not failures)", str(summary["errors"]), "")
     Console().print(table)

@@ -1,0 +1,96 @@
+"""Audio-channel benchmarks of the full-duplex issue (reported, never asserted).
+
+Targets: VirtualClock with the oracle and pre-rendered speech at least 500x
+real time for a 3-minute conversation on one core; orchestrator overhead per
+20 ms frame under 50 us with a no-op agent; peak memory of one episode under
+300 MB. Prints JSON. Run with `taskset -c 0` to hold it to one core.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+from duplexbench.agents.audio_builtin import AudioOracle, SilentAgent
+from duplexbench.items.load import item_checksum, load_item, parse_item
+from duplexbench.items.workflow import WorkflowItem
+from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode
+from duplexbench.orchestrator.episode import EpisodeSetup
+from duplexbench.speech.bank import SpeechBank
+from duplexbench.users.turntaking import TurnTakingConfig
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def long_item() -> WorkflowItem:
+    """The 14-field benefits workflow with every agent line said four times (over 3 min)."""
+    data = load_item(ROOT / "tests" / "fixtures" / "benefits-enrollment.yaml").model_dump(
+        mode="json", exclude_none=True
+    )
+    for turn in data["reference"]["turns"]:
+        turn["say"] = " ".join([turn["say"]] * 4)
+    return parse_item(data)
+
+
+def setup(item: WorkflowItem) -> EpisodeSetup:
+    return EpisodeSetup(item, item_checksum(item), "bench", "oracle", "clean")
+
+
+def oracle(bank: SpeechBank, frame_ms: int) -> dict[str, float]:
+    item = long_item()
+    config = AudioChannelConfig(frame_ms=frame_ms)
+    AudioEpisode(setup(item), AudioOracle(), bank, privileged=True, config=config).run()  # warm
+    start = time.perf_counter()
+    record = AudioEpisode(setup(item), AudioOracle(), bank, privileged=True, config=config).run()
+    wall = time.perf_counter() - start
+    tracemalloc.start()  # a separate run: tracing slows the loop down
+    AudioEpisode(setup(item), AudioOracle(), bank, privileged=True, config=config).run()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    media = record.events[-1].t_ms / 1000
+    return {
+        "episode_peak_mb": round(peak / 2**20, 1),
+        "frame_ms": frame_ms,
+        "end": record.end_reason,
+        "media_s": media,
+        "wall_s": round(wall, 3),
+        "media_seconds_per_wall_second": round(media / wall, 1),
+        "target": 500,
+    }
+
+
+def noop_frames(bank: SpeechBank) -> dict[str, float]:
+    item = load_item(ROOT / "tests" / "fixtures" / "meeting-scheduling.yaml")
+    config = AudioChannelConfig(turn_taking=TurnTakingConfig(idle_nudge_ms=120_000))
+    AudioEpisode(setup(item), SilentAgent(), bank, config=config).run()  # warm
+    start = time.perf_counter()
+    record = AudioEpisode(setup(item), SilentAgent(), bank, config=config).run()
+    wall = time.perf_counter() - start
+    frames = record.events[-1].t_ms // config.frame_ms
+    return {
+        "frames": frames,
+        "us_per_frame": round(wall / frames * 1e6, 2),
+        "target_us": 50,
+        "note": "whole episode incl. trace, floor analysis; the agent does nothing",
+    }
+
+
+def main() -> dict[str, object]:
+    bank = SpeechBank()
+    out: dict[str, object] = {"python": sys.version.split()[0]}
+    out["oracle_3min"] = [oracle(bank, ms) for ms in (20, 40, 200)]
+    out["noop_overhead"] = noop_frames(bank)
+    out["process_peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    out["note"] = (
+        "episode_peak_mb: Python and numpy allocations during one warm episode (tracemalloc); "
+        "process_peak_rss_mb includes the TTS model loaded to render the clips the first time"
+    )
+    return out
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(), indent=2))
