@@ -24,6 +24,7 @@ from duplexbench.agents.protocol import ToolResultMessage
 from duplexbench.audio.frames import AudioFrame
 from duplexbench.audio.pcm import sha256_pcm
 from duplexbench.items.load import parse_item
+from duplexbench.orchestrator.audio_loop import AudioChannelConfig
 from duplexbench.scoring.episode import score_episode
 from duplexbench.trace.events import (
     ActionBlocked,
@@ -307,3 +308,9 @@ def test_barge_in_timed_event_overlaps_a_talking_agent() -> None:
     assert score.floor.barge_ins == 1 and score.floor.yields == 0
     assert score.floor.stop_latencies_ms[0] > 3000
     assert score.floor.overlaps >= 1
+
+
+@pytest.mark.parametrize("frame_ms", [0, 25, -20])
+def test_frame_size_must_be_a_multiple_of_10_ms(frame_ms: int) -> None:
+    with pytest.raises(ValueError, match="multiple of 10"):
+        AudioChannelConfig(frame_ms=frame_ms)

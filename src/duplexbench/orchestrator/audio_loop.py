@@ -72,7 +72,7 @@ class AudioChannelConfig:
     """ASR engine for agent audio that comes without a transcript (None: leave it unread)."""
 
     def __post_init__(self) -> None:
-        if self.frame_ms <= 0 or (1000 % self.frame_ms and self.frame_ms % 10):
+        if self.frame_ms <= 0 or self.frame_ms % 10:
             raise ValueError(f"frame_ms must be a positive multiple of 10, got {self.frame_ms}")
 
 
@@ -223,11 +223,11 @@ class AudioEpisode(EpisodeCore):
             elif isinstance(event, TranscriptDelta):
                 self.playback.text(event.text)
             elif isinstance(event, ToolCallRequest):
-                result, acts = self.run_tool(event.name, event.arguments, event.call_id, t)
-                self.results.append(result)
+                run = self.run_tool(event.name, event.arguments, event.call_id, t)
+                self.results.append(run.result)
                 self.tools_since.append(event.name)
-                self.fields_since += self._fields_written(result)
-                self.hearing.add_acts(acts, t)
+                self.fields_since += run.fields
+                self.hearing.add_acts(run.acts, t)
             elif isinstance(event, ResponseDone):
                 self.playback.seal()
             elif isinstance(event, SpeechCancelled):
@@ -239,13 +239,6 @@ class AudioEpisode(EpisodeCore):
                 raise AgentError(event.message)
         if events:
             self.check_barge_ins(t)
-
-    def _fields_written(self, result: ToolResultMessage) -> list[str]:
-        out = result.output
-        if not out.get("ok") or not isinstance(out.get("result"), dict):
-            return []
-        res = out["result"]
-        return [f"{res.get('artifact')}.{name}" for name in res.get("updated", [])]
 
     def _deliver(self, user: Int16Array, delivered: Delivered, t: int) -> None:
         self.ch0.append(user)

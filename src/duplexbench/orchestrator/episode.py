@@ -4,7 +4,7 @@ policy, start/end events, plan effects at speech onset and tool execution."""
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from duplexbench.agents.instructions import build_instructions
@@ -23,6 +23,7 @@ from duplexbench.trace.events import (
     EpisodeStartData,
     FactRevealed,
     FactRevealedData,
+    FieldSet,
     HarnessError,
     HarnessErrorData,
     ToolCall,
@@ -67,6 +68,16 @@ class EpisodeRecord:
     @property
     def status(self) -> str:
         return "error" if self.error is not None else "ok"
+
+
+@dataclass
+class ToolRun:
+    """A tool call's result for the agent, the acts it amounts to (a formal approval
+    request is heard like a spoken one) and the artifact fields it wrote."""
+
+    result: ToolResultMessage
+    acts: list[str] = field(default_factory=list)
+    fields: list[str] = field(default_factory=list)
 
 
 class EpisodeCore:
@@ -151,14 +162,8 @@ class EpisodeCore:
         if plan.revokes is not None and plan.event is not None:
             self.bench.revoke(plan.revokes, plan.event.id, t)
 
-    def run_tool(
-        self, name: str, arguments: object, call_id: str | None, t: int
-    ) -> tuple[ToolResultMessage, list[str]]:
-        """Log and execute one tool call at media time `t`.
-
-        Returns the result for the agent and the acts the call amounts to (a
-        formal approval request is heard like a spoken one).
-        """
+    def run_tool(self, name: str, arguments: object, call_id: str | None, t: int) -> ToolRun:
+        """Log and execute one tool call at media time `t`."""
         self._calls += 1
         call_id = call_id or f"call-{self._calls}"
         self.recorder.emit(
@@ -170,12 +175,13 @@ class EpisodeCore:
         for tok in self.bench.auth.tokens:
             if tok.used and tok.id not in used:
                 self.policy.consumed(tok.approval_id)
-        acts = [
-            f"REQUEST_APPROVAL:{e.data.action}"
-            for e in self.recorder.events[first:]
-            if isinstance(e, ApprovalRequested)
-        ]
-        return ToolResultMessage(call_id, name, outcome.for_agent()), acts
+        run = ToolRun(ToolResultMessage(call_id, name, outcome.for_agent()))
+        for event in self.recorder.events[first:]:
+            if isinstance(event, ApprovalRequested):
+                run.acts.append(f"REQUEST_APPROVAL:{event.data.action}")
+            elif isinstance(event, FieldSet):
+                run.fields.append(f"{event.data.artifact}.{event.data.field}")
+        return run
 
     def heard_acts(self, acts: list[str], t: int) -> None:
         """Side effects of acts the user heard: a spoken approval request is logged."""

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from duplexbench.audio.pcm import SAMPLE_RATE
 from duplexbench.orchestrator.playback import Delivered
 from duplexbench.speech.asr import get_asr
 from duplexbench.trace.events import (
@@ -88,7 +89,7 @@ class Hearing:
 
     def cut(self, t: int, dropped_samples: int, unheard: str) -> None:
         """The agent stopped: what was queued and not played is dropped."""
-        dropped_ms = dropped_samples * 1000 // 16_000
+        dropped_ms = dropped_samples * 1000 // SAMPLE_RATE
         if dropped_ms or unheard:
             data = AgentTruncatedData(dropped_ms=dropped_ms, unheard_text=unheard)
             self.ep.recorder.emit(AgentTruncated, t, data)

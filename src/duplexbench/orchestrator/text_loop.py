@@ -24,7 +24,6 @@ from duplexbench.trace.events import (
     AgentUtterance,
     AgentUtteranceData,
     EndReason,
-    FieldSet,
     UserUtterance,
     UserUtteranceData,
 )
@@ -50,6 +49,7 @@ class TextChannelConfig:
 class _Turn:
     acts: list[str] = field(default_factory=list)
     tools: list[str] = field(default_factory=list)
+    fields: list[str] = field(default_factory=list)
     spoke: bool = False
     end_call: bool = False
     pending: list[ToolResultMessage] = field(default_factory=list)
@@ -98,16 +98,14 @@ class TextEpisode(EpisodeCore):
         for _ in range(self.config.max_agent_turns):
             if self.clock.now_ms() >= self.config.time_limit_ms:
                 return "time_limit"
-            first = len(self.recorder.events)
             turn = self._agent_turn(user_text, pending)
             pending = turn.pending
-            written = tuple(
-                f"{e.data.artifact}.{e.data.field}"
-                for e in self.recorder.events[first:]
-                if isinstance(e, FieldSet)
-            )
             obs = Observation(
-                self.clock.now_ms(), tuple(turn.acts), tuple(turn.tools), written, turn.spoke
+                self.clock.now_ms(),
+                tuple(turn.acts),
+                tuple(turn.tools),
+                tuple(turn.fields),
+                turn.spoke,
             )
             user_text = self._user_turn(self.policy.react(obs))
             if self.policy.ended:
@@ -126,12 +124,11 @@ class TextEpisode(EpisodeCore):
             reply = self.agent.respond(observation)
             results = []
             for call in reply.tool_calls:
-                result, acts = self.run_tool(
-                    call.name, call.arguments, call.call_id, self.clock.now_ms()
-                )
-                results.append(result)
+                run = self.run_tool(call.name, call.arguments, call.call_id, self.clock.now_ms())
+                results.append(run.result)
                 out.tools.append(call.name)
-                out.acts += acts
+                out.acts += run.acts
+                out.fields += run.fields
             if reply.say.strip():
                 out.acts += self._agent_says(reply)
                 out.spoke = True
