@@ -192,7 +192,7 @@ def test_wav_without_sidecar_counts_as_absent(
         raise KeyboardInterrupt  # the process dies between the wav and the sidecar
 
     with monkeypatch.context() as m:
-        m.setattr(bank_module, "_atomic_write_text", killed)
+        m.setattr(bank_module, "write_text_atomic", killed)
         with pytest.raises(KeyboardInterrupt):
             bank.clip(TEXT, VOICE)
     fresh = SpeechBank(bank.root)

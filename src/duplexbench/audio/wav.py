@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 import wave
 from pathlib import Path
 
 import numpy as np
 
 from duplexbench.audio.pcm import AudioFormatError, Int16Array, pcm16_bytes_to_array, to_int16
+from duplexbench.files import atomic_path
 
 
 def write_wav(path: Path, channels: list[Int16Array], sample_rate: int) -> None:
@@ -20,19 +19,11 @@ def write_wav(path: Path, channels: list[Int16Array], sample_rate: int) -> None:
     data = np.zeros((length, len(channels)), dtype="<i2")
     for i, channel in enumerate(channels):
         data[: len(channel), i] = to_int16(channel)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
-    os.close(fd)
-    try:
-        with wave.open(tmp, "wb") as out:
-            out.setnchannels(len(channels))
-            out.setsampwidth(2)
-            out.setframerate(sample_rate)
-            out.writeframes(data.tobytes())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_path(path) as tmp, wave.open(str(tmp), "wb") as out:
+        out.setnchannels(len(channels))
+        out.setsampwidth(2)
+        out.setframerate(sample_rate)
+        out.writeframes(data.tobytes())
 
 
 def read_wav(path: Path) -> tuple[list[Int16Array], int]:

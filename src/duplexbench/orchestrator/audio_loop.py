@@ -159,11 +159,19 @@ class AudioEpisode(EpisodeCore):
         except EndEpisode as ended:
             reason = ended.reason
         except Exception as exc:  # an agent or harness fault is an error, not a failure
-            error = f"{type(exc).__name__}: {exc}"
-            self.emit_error(self.now, error, "episode")
+            error = self.failed(exc)
             reason = "error"
         finally:
             self._close_agent()
+        return self.finish(reason, error)
+
+    def failed(self, exc: Exception) -> str:
+        error = f"{type(exc).__name__}: {exc}"
+        self.emit_error(self.now, error, "episode")
+        return error
+
+    def finish(self, reason: EndReason, error: str | None) -> EpisodeRecord:
+        """After the call: drop a flood, flush queued audio, derive floor events, end."""
         if reason == "agent_flood":
             self.hearing.cut(self.now, *self.playback.cancel())
         self._flush()

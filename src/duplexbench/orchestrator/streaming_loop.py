@@ -49,20 +49,14 @@ class StreamingEpisode(AudioEpisode):
         except EndEpisode as ended:
             reason = ended.reason
         except Exception as exc:  # an agent or harness fault is an error, not a failure
-            error = f"{type(exc).__name__}: {exc}"
-            self.emit_error(self.now, error, "episode")
+            error = self.failed(exc)
             reason = "error"
         finally:
             try:
                 await self.stream.close()
             except Exception as exc:
                 self.emit_error(self.now, f"{type(exc).__name__}: {exc}", "agent.close")
-        if reason == "agent_flood":
-            self.hearing.cut(self.now, *self.playback.cancel())
-        self._flush()
-        audio = self._finish_audio()
-        self.emit_end(self.now, reason, error or "")
-        return self.record(reason, error, audio)
+        return self.finish(reason, error)
 
     async def _aloop(self) -> EndReason:
         while self.now < self.config.time_limit_ms:

@@ -23,7 +23,6 @@ import hashlib
 import json
 import math
 import os
-import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -42,6 +41,7 @@ from duplexbench.audio.pcm import (
     to_internal,
 )
 from duplexbench.audio.wav import read_wav, write_wav
+from duplexbench.files import write_text_atomic
 from duplexbench.speech.tts import SynthesisSettings, VoiceRef, get_tts
 
 __all__ = [
@@ -149,17 +149,6 @@ def normalize_loudness(samples: Int16Array, gain_db: float = 0.0) -> Int16Array:
 
 def _voice(voice: VoiceRef | str) -> VoiceRef:
     return voice if isinstance(voice, VoiceRef) else VoiceRef.parse(voice)
-
-
-def _atomic_write_text(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 class _Corrupt(Exception):
@@ -321,7 +310,7 @@ class SpeechBank:
             "duration_ms": clip.duration_ms,
         }
         write_wav(wav_path, [clip.samples], SAMPLE_RATE)  # atomic; creates the folder
-        _atomic_write_text(meta_path, json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
+        write_text_atomic(meta_path, json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
 
     # ----------------------------------------------------------- prerender
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -12,6 +10,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from duplexbench.files import atomic_path
 from duplexbench.trace.events import EpisodeEnd, EpisodeStart, TraceEvent, _Data, _Event
 
 E = TypeVar("E", bound=_Event)
@@ -49,16 +48,9 @@ def dump_event(event: BaseModel) -> str:
 
 def write_events(path: Path, events: Iterable[BaseModel]) -> None:
     """Write events as JSONL atomically (a temp file renamed into place)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".events-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for event in events:
-                fh.write(dump_event(event) + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_path(path) as tmp, tmp.open("w", encoding="utf-8") as fh:
+        for event in events:
+            fh.write(dump_event(event) + "\n")
 
 
 def parse_event(obj: Any) -> TraceEvent:
