@@ -14,6 +14,7 @@ from click.testing import CliRunner, Result
 from conftest import FIXTURES
 from duplexbench.audio.wav import read_wav
 from duplexbench.cli import main
+from duplexbench.speech.tts import SpeechUnavailable
 
 
 def invoke(*args: str) -> Result:
@@ -255,3 +256,35 @@ def test_suite_build_prerenders_every_clip(tmp_path: Path) -> None:
     assert len(list(bank.glob("*/*.wav"))) == first["clips"]
     bad = CliRunner().invoke(main, [*args[:-3], "--voice", "nonsense"])
     assert bad.exit_code == 2 and "engine:voice" in bad.stderr
+
+
+def test_channel_and_speech_problems_are_reported_before_running(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text_only = CliRunner().invoke(
+        main,
+        [
+            "run",
+            "--suite",
+            str(FIXTURES),
+            "--agent",
+            "silent",
+            "--condition",
+            "text",
+            "--out",
+            str(tmp_path / "a"),
+        ],
+    )
+    assert text_only.exit_code == 2 and "has no text channel" in text_only.stderr
+
+    def missing(name: str) -> object:
+        raise SpeechUnavailable(
+            "the piper voice is not installed: pip install 'duplexbench[speech]'"
+        )
+
+    monkeypatch.setattr("duplexbench.campaign.execute.get_tts", missing)
+    result = CliRunner().invoke(
+        main, ["run", "--suite", str(FIXTURES), "--out", str(tmp_path / "b")]
+    )
+    assert result.exit_code == 2 and "pip install 'duplexbench[speech]'" in result.stderr
+    assert not (tmp_path / "b").exists()

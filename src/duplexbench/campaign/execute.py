@@ -12,10 +12,12 @@ from duplexbench.audio.pcm import SAMPLE_RATE
 from duplexbench.audio.wav import write_wav
 from duplexbench.campaign.conditions import Condition
 from duplexbench.campaign.rundir import write_model
+from duplexbench.items.workflow import WorkflowItem
 from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode
 from duplexbench.orchestrator.episode import EpisodeRecord, EpisodeSetup
 from duplexbench.orchestrator.text_loop import TextEpisode
 from duplexbench.speech.bank import SpeechBank
+from duplexbench.speech.tts import DEFAULT_VOICE, VoiceRef, get_tts
 from duplexbench.trace.io import write_events
 
 
@@ -29,10 +31,19 @@ class EpisodeRunner:
     frame_ms: int = 20
     bank: SpeechBank | None = None
 
-    def check(self) -> None:
-        """Fail fast: the agent has this channel and accepts its options."""
+    def check(self, items: list[WorkflowItem]) -> None:
+        """Fail fast: the agent has this channel and accepts its options, and every
+        voice the episodes need has its TTS engine installed (SpeechUnavailable)."""
         agent = self.info.create(self.spec, self.condition.channel)
         agent.close()
+        if self.condition.channel == "audio":
+            for voice in sorted({self.voice_of(item) for item in items}):
+                engine = get_tts(VoiceRef.parse(voice).engine)
+                engine.version()
+
+    def voice_of(self, item: WorkflowItem) -> str:
+        voice = self.condition.user_voice or item.user.persona.voice
+        return str(DEFAULT_VOICE if voice in ("", "default") else VoiceRef.parse(voice))
 
     def run(self, setup: EpisodeSetup) -> EpisodeRecord:
         agent = self.info.create(self.spec, self.condition.channel)

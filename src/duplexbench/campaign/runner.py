@@ -115,8 +115,8 @@ def run_campaign(opts: RunOptions, progress: Progress | None = None) -> RunResul
     info, agent_spec = get_agent(opts.agent)
     bank = SpeechBank(opts.speech_cache) if condition.channel == "audio" else None
     runner = EpisodeRunner(info, agent_spec, condition, opts.frame_ms, bank)
-    runner.check()
     suite = load_suite(opts.suite).select(list(opts.items) or None, opts.limit)
+    runner.check(suite.items)
     out = opts.out or free_run_dir(Path("runs") / slug(f"{suite.name}-{agent_spec.name}"))
     _prepare(out, opts.overwrite)
     spec = _spec(opts, suite)

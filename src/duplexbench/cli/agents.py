@@ -26,6 +26,7 @@ def list_command(as_json: bool) -> None:
                     "description": a.description,
                     "origin": a.origin,
                     "privileged": a.privileged,
+                    "channels": list(a.channels),
                 }
                 for a in agents
             ]
@@ -33,4 +34,5 @@ def list_command(as_json: bool) -> None:
         return
     for a in agents:
         flag = " (privileged: sees hidden item state)" if a.privileged else ""
-        click.echo(f"{a.name:<12} {a.description}{flag}")
+        channels = "/".join(a.channels)
+        click.echo(f"{a.name:<10} {channels:<11} {a.description}{flag}")

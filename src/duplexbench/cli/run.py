@@ -21,6 +21,7 @@ from duplexbench.cli._common import (
 )
 from duplexbench.items.errors import ItemError
 from duplexbench.scoring.episode import EpisodeScore
+from duplexbench.speech.tts import SpeechUnavailable
 
 
 @click.command("run")
@@ -140,7 +141,7 @@ def run_command(
     except ItemError as exc:
         fail(f"invalid suite ({len(exc.problems)} problem(s)):\n{exc}")
         return
-    except (RunDirError, ValueError) as exc:
+    except (RunDirError, ValueError, SpeechUnavailable) as exc:
         fail(str(exc))
         return
     if as_json:

@@ -125,8 +125,7 @@ class AudioEpisode(EpisodeCore):
         self.config = config or AudioChannelConfig()
         self.clock = clock or VirtualClock()
         self.n = samples_for_ms(self.config.frame_ms)
-        persona_voice = self.item.user.persona.voice
-        voice = self.config.user_voice or persona_voice
+        voice = self.config.user_voice or self.item.user.persona.voice
         self.voice = str(DEFAULT_VOICE if voice in ("", "default") else VoiceRef.parse(voice))
         self.floor = UserFloor(self.config.turn_taking, self.n)
         self.playback = Playback(self.config.max_buffer_ms)
