@@ -117,7 +117,7 @@ def test_get_tts_returns_one_instance_per_process() -> None:
 
 
 def test_unavailable_engine_is_not_cached(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tts, "_INSTANCES", {})
+    monkeypatch.setattr(tts.REGISTRY, "_instances", {})
     installed = {"yes": False}
 
     def factory() -> tts.TTSEngine:
@@ -125,7 +125,7 @@ def test_unavailable_engine_is_not_cached(monkeypatch: pytest.MonkeyPatch) -> No
             raise SpeechUnavailable("fake engine: pip install fake")
         return SyntheticTTS()
 
-    monkeypatch.setitem(tts._FACTORIES, "fake", factory)
+    monkeypatch.setitem(tts.REGISTRY._factories, "fake", factory)
     with pytest.raises(SpeechUnavailable, match="pip install fake"):
         get_tts("fake")
     installed["yes"] = True

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, ms_for_samples, to_float32
+from duplexbench.speech.registry import EngineRegistry
 from duplexbench.speech.tts import SpeechUnavailable
 
 __all__ = [
@@ -63,43 +64,21 @@ class ASREngine(Protocol):
 
 
 ASRFactory = Callable[[], ASREngine]
-_FACTORIES: dict[str, ASRFactory] = {}
-_INSTANCES: dict[str, ASREngine] = {}
-_LOCK = threading.RLock()
+REGISTRY: EngineRegistry[ASREngine] = EngineRegistry("ASR")
 
 
 def register_asr(name: str) -> Callable[[ASRFactory], ASRFactory]:
     """Register a zero-argument ASR factory under ``name``."""
-
-    def decorate(factory: ASRFactory) -> ASRFactory:
-        with _LOCK:
-            if name in _FACTORIES and _FACTORIES[name] is not factory:
-                raise ValueError(f"ASR engine {name!r} is already registered")
-            _FACTORIES[name] = factory
-        return factory
-
-    return decorate
+    return REGISTRY.register(name)
 
 
 def asr_engines() -> list[str]:
-    with _LOCK:
-        return sorted(_FACTORIES)
+    return REGISTRY.names()
 
 
 def get_asr(name: str = "whisper") -> ASREngine:
     """The process-wide instance of ASR engine ``name``."""
-    with _LOCK:
-        engine = _INSTANCES.get(name)
-        if engine is not None:
-            return engine
-        factory = _FACTORIES.get(name)
-        if factory is None:
-            raise ValueError(
-                f"unknown ASR engine {name!r}; engines: {', '.join(sorted(_FACTORIES))}"
-            )
-        engine = factory()
-        _INSTANCES[name] = engine
-        return engine
+    return REGISTRY.get(name)
 
 
 def is_silent(samples: Int16Array) -> bool:

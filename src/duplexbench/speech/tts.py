@@ -13,14 +13,13 @@ speech bank (:mod:`duplexbench.speech.bank`), not by the engines.
 
 from __future__ import annotations
 
-import importlib
 import math
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from duplexbench.audio.pcm import Int16Array
+from duplexbench.speech.registry import EngineRegistry
 
 __all__ = [
     "DEFAULT_VOICE",
@@ -125,44 +124,19 @@ class TTSEngine(Protocol):
 
 
 TTSFactory = Callable[[], TTSEngine]
-
-_FACTORIES: dict[str, TTSFactory] = {}
-_INSTANCES: dict[str, TTSEngine] = {}
-_LOCK = threading.RLock()
-_builtins_loaded = False
+REGISTRY: EngineRegistry[TTSEngine] = EngineRegistry("TTS", _BUILTIN_MODULES)
 
 
 def register_tts(name: str) -> Callable[[TTSFactory], TTSFactory]:
     """Register a zero-argument engine factory under ``name`` (lowercase, no ':')."""
     if not name or name != name.lower() or ":" in name or name.strip() != name:
         raise ValueError(f"bad engine name {name!r}; use a lowercase name without ':'")
-
-    def decorate(factory: TTSFactory) -> TTSFactory:
-        with _LOCK:
-            if name in _FACTORIES and _FACTORIES[name] is not factory:
-                raise ValueError(f"TTS engine {name!r} is already registered")
-            _FACTORIES[name] = factory
-        return factory
-
-    return decorate
-
-
-def _load_builtins() -> None:
-    global _builtins_loaded  # noqa: PLW0603 - one-time import guard
-    if _builtins_loaded:
-        return
-    with _LOCK:
-        if not _builtins_loaded:
-            for module in _BUILTIN_MODULES:
-                importlib.import_module(module)
-            _builtins_loaded = True
+    return REGISTRY.register(name)
 
 
 def tts_engines() -> list[str]:
     """Names of the registered engines (installed or not)."""
-    _load_builtins()
-    with _LOCK:
-        return sorted(_FACTORIES)
+    return REGISTRY.names()
 
 
 def get_tts(name: str) -> TTSEngine:
@@ -171,16 +145,4 @@ def get_tts(name: str) -> TTSEngine:
     Unknown name -> ValueError listing the engines; engine not installed ->
     :class:`SpeechUnavailable` (not cached, so installing it later works).
     """
-    _load_builtins()
-    with _LOCK:
-        engine = _INSTANCES.get(name)
-        if engine is not None:
-            return engine
-        factory = _FACTORIES.get(name)
-        if factory is None:
-            raise ValueError(
-                f"unknown TTS engine {name!r}; engines: {', '.join(sorted(_FACTORIES))}"
-            )
-        engine = factory()
-        _INSTANCES[name] = engine
-        return engine
+    return REGISTRY.get(name)

@@ -1,0 +1,63 @@
+"""A process-wide registry of speech engines (TTS and ASR share it)."""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class EngineRegistry(Generic[T]):
+    """Zero-argument factories by name, one cached instance per engine.
+
+    An engine whose factory raises (e.g. `SpeechUnavailable`) is not cached, so
+    installing it later works. `builtins` are imported on first use.
+    """
+
+    def __init__(self, kind: str, builtins: tuple[str, ...] = ()) -> None:
+        self.kind = kind
+        self._builtins = builtins
+        self._loaded = False
+        self._factories: dict[str, Callable[[], T]] = {}
+        self._instances: dict[str, T] = {}
+        self._lock = threading.RLock()
+
+    def register(self, name: str) -> Callable[[Callable[[], T]], Callable[[], T]]:
+        def decorate(factory: Callable[[], T]) -> Callable[[], T]:
+            with self._lock:
+                if name in self._factories and self._factories[name] is not factory:
+                    raise ValueError(f"{self.kind} engine {name!r} is already registered")
+                self._factories[name] = factory
+            return factory
+
+        return decorate
+
+    def _load(self) -> None:
+        with self._lock:
+            if not self._loaded:
+                self._loaded = True
+                for module in self._builtins:
+                    importlib.import_module(module)
+
+    def names(self) -> list[str]:
+        self._load()
+        with self._lock:
+            return sorted(self._factories)
+
+    def get(self, name: str) -> T:
+        """The process-wide instance; unknown name -> ValueError listing the engines."""
+        self._load()
+        with self._lock:
+            engine = self._instances.get(name)
+            if engine is not None:
+                return engine
+            factory = self._factories.get(name)
+            if factory is None:
+                known = ", ".join(sorted(self._factories))
+                raise ValueError(f"unknown {self.kind} engine {name!r}; engines: {known}")
+            engine = factory()
+            self._instances[name] = engine
+            return engine
