@@ -63,6 +63,16 @@ class AgentFailure:
 
 
 @dataclass(frozen=True, slots=True)
+class UsageDelta:
+    """Tokens the provider reports for a response (summed per episode)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    input_audio_tokens: int = 0
+    output_audio_tokens: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class EndCall:
     """The agent hangs up once its buffered audio has played."""
 
@@ -76,5 +86,6 @@ AgentEvent = (
     | SpeechStarted
     | SpeechStopped
     | AgentFailure
+    | UsageDelta
     | EndCall
 )

@@ -11,6 +11,7 @@ agent audio is flushed, the channels are saved and floor events derived.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -26,6 +27,7 @@ from duplexbench.agents.events import (
     SpeechCancelled,
     ToolCallRequest,
     TranscriptDelta,
+    UsageDelta,
 )
 from duplexbench.agents.protocol import AgentError, ToolResultMessage
 from duplexbench.audio.frames import AudioFrame
@@ -45,6 +47,8 @@ from duplexbench.orchestrator.playback import Delivered, Playback
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.tts import DEFAULT_VOICE, VoiceRef
 from duplexbench.trace.events import (
+    AgentUsage,
+    AgentUsageData,
     EndReason,
     UserUtterance,
     UserUtteranceData,
@@ -244,6 +248,9 @@ class AudioEpisode(EpisodeCore):
                 self.hung_up = True
             elif isinstance(event, AgentFailure):
                 raise AgentError(event.message)
+            elif isinstance(event, UsageDelta):
+                usage = AgentUsageData(**dataclasses.asdict(event))
+                self.recorder.emit(AgentUsage, t, usage)
         if events:
             self.check_barge_ins(t)
 

@@ -195,6 +195,21 @@ class AgentUtterance(_Event):
     data: AgentUtteranceData
 
 
+class AgentUsageData(_Data):
+    """Tokens a provider reported for one response."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    input_audio_tokens: int = 0
+    output_audio_tokens: int = 0
+
+
+class AgentUsage(_Event):
+    actor: Literal["agent"] = "agent"
+    type: Literal["agent.usage"] = "agent.usage"
+    data: AgentUsageData
+
+
 class AgentTruncatedData(_Data):
     """Agent audio buffered but never played (the agent stopped or was cut) was dropped."""
 
@@ -425,6 +440,7 @@ TraceEvent = Annotated[
     | EpisodeAudio
     | UserYielded
     | AgentTruncated
+    | AgentUsage
     | FloorSegment
     | FloorOverlap
     | FloorYield
@@ -454,6 +470,7 @@ EVENT_TYPES: tuple[str, ...] = (
     "episode.audio",
     "user.yielded",
     "agent.truncated",
+    "agent.usage",
     "floor.segment",
     "floor.overlap",
     "floor.yield",

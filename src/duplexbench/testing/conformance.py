@@ -1,0 +1,144 @@
+"""The adapter conformance suite: the same seven scenarios for every network adapter.
+
+Each adapter ships a `ConformanceKit`: how to build the adapter on a given
+transport, and its provider's script for each scenario. `run_scenario`
+drives the adapter through the streaming interface against a
+`ScriptedProvider` and checks what every adapter must do, whatever its
+protocol:
+
+- `setup`: connect and configure the session (instructions, tools, audio format);
+- `audio`: user audio goes out; provider audio comes back as `AudioDelta` at the
+  provider's rate, with the right sample count;
+- `transcript`: provider transcript text comes back as `TranscriptDelta`;
+- `tool_call`: a provider function call becomes `ToolCallRequest` (name, parsed
+  arguments, call id); the result goes back and the response continues;
+- `barge_in`: the provider reports the user started talking during a response:
+  the adapter emits `SpeechStarted` and `SpeechCancelled` (drop queued audio);
+- `error`: a provider error becomes `AgentFailure` with the provider's message;
+- `disconnect`: a dropped connection becomes `AgentFailure`, never a hang.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+import numpy as np
+
+from duplexbench.agents.audio_protocol import AudioSession, StreamingAgent
+from duplexbench.agents.events import (
+    AgentEvent,
+    AgentFailure,
+    AudioDelta,
+    SpeechCancelled,
+    SpeechStarted,
+    ToolCallRequest,
+    TranscriptDelta,
+)
+from duplexbench.agents.protocol import AgentSession, ToolResultMessage, ToolSpec
+from duplexbench.agents.transport import Transport
+from duplexbench.audio.frames import AudioFrame
+from duplexbench.testing.provider import ScriptedProvider, Step
+
+SCENARIOS = ("setup", "audio", "transcript", "tool_call", "barge_in", "error", "disconnect")
+TOOL = ToolSpec(
+    "lookup_order",
+    "Look up an order by id.",
+    {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+)
+TOOL_ARGUMENTS = {"id": "A-17"}
+TOOL_OUTPUT = {"ok": True, "result": {"status": "shipped"}}
+TRANSCRIPT = "Your order has shipped."
+PROVIDER_AUDIO_SAMPLES = 480  # what the scripts send back in the audio scenario
+
+
+class ConformanceKit(Protocol):
+    name: str
+    provider_rate: int
+    """Sample rate of the audio the provider sends back."""
+    ignore: tuple[str, ...]
+    """Client message types the provider accepts anywhere (e.g. audio appends)."""
+
+    def make(self, transport: Transport) -> StreamingAgent: ...
+
+    def script(self, scenario: str) -> list[Step]: ...
+
+
+def session() -> AudioSession:
+    text = AgentSession("Be helpful.", (TOOL,), "conformance", 0)
+    return AudioSession(text, frame_ms=20)
+
+
+@dataclass
+class Outcome:
+    events: list[AgentEvent]
+    provider: ScriptedProvider
+
+
+async def _drive(kit: ConformanceKit, scenario: str, frames: int = 10) -> Outcome:
+    provider = ScriptedProvider(kit.script(scenario), ignore=kit.ignore)
+    agent = kit.make(provider)
+    events: list[AgentEvent] = []
+    await agent.connect(session())
+    tone = (np.sin(np.arange(320) / 5) * 8000).astype(np.int16)
+    for i in range(frames):
+        await agent.send_audio(AudioFrame(i * 20, tone))
+        await asyncio.sleep(0.01)
+        batch = list(agent.poll())
+        events += batch
+        for event in batch:
+            if isinstance(event, ToolCallRequest):
+                result = ToolResultMessage(event.call_id or "", event.name, TOOL_OUTPUT)
+                await agent.send_tool_result(result)
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+        events += agent.poll()
+    await agent.close()
+    return Outcome(events, provider)
+
+
+E = TypeVar("E")
+
+
+def _of(events: Sequence[AgentEvent], kind: type[E]) -> list[E]:
+    return [e for e in events if isinstance(e, kind)]
+
+
+def check(scenario: str, outcome: Outcome, kit: ConformanceKit) -> None:
+    """The expectations every adapter shares; raises AssertionError with the reason."""
+    events = outcome.events
+    failures = _of(events, AgentFailure)
+    if scenario in ("error", "disconnect"):
+        assert failures, f"{kit.name}/{scenario}: no AgentFailure in {events}"
+        if scenario == "error":
+            assert any("conformance-error" in f.message for f in failures)
+        return
+    assert not failures, f"{kit.name}/{scenario}: unexpected failure {failures}"
+    outcome.provider.finish()
+    if scenario == "audio":
+        audio = _of(events, AudioDelta)
+        assert audio, f"{kit.name}: no AudioDelta"
+        assert all(a.sample_rate == kit.provider_rate for a in audio)
+        total = sum(len(a.pcm) for a in audio)
+        assert total == PROVIDER_AUDIO_SAMPLES, f"{kit.name}: {total} samples"
+        assert outcome.provider.ignored, f"{kit.name}: no user audio reached the provider"
+    elif scenario == "transcript":
+        text = "".join(t.text for t in _of(events, TranscriptDelta))
+        assert text == TRANSCRIPT, f"{kit.name}: transcript {text!r}"
+    elif scenario == "tool_call":
+        [call] = _of(events, ToolCallRequest)
+        assert call.name == TOOL.name and call.arguments == TOOL_ARGUMENTS
+        assert call.call_id
+    elif scenario == "barge_in":
+        kinds = [type(e) for e in events]
+        assert SpeechStarted in kinds and SpeechCancelled in kinds, f"{kit.name}: {kinds}"
+        assert kinds.index(SpeechStarted) <= kinds.index(SpeechCancelled)
+
+
+def run_scenario(kit: ConformanceKit, scenario: str) -> Outcome:
+    """Run one scenario (blocking) and check it; returns what happened."""
+    outcome = asyncio.run(asyncio.wait_for(_drive(kit, scenario), timeout=10))
+    check(scenario, outcome, kit)
+    return outcome
