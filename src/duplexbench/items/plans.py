@@ -4,6 +4,7 @@ Plan ids are keys of the realization bank:
 
 - `open`: the opening request; carries every `volunteer` fact.
 - `answer:<fact>`: answers with one fact version.
+- `fix:<fact>`: corrects a value the agent read back wrong (facts with a `field`).
 - `event:<event>`: an authored duplex event; carries the facts it reveals.
 - `approve:<approval>`, `decline:<approval>`: answers to an approval request.
 - generic: `confirm`, `ack`, `clarify`, `unknown`, `nudge`, `end`, `backchannel`.
@@ -38,6 +39,8 @@ def plan_facts(user: UserSpec, plan_id: str) -> list[str] | None:
     kind, _, ref = plan_id.partition(":")
     if kind == "answer" and user.fact(ref) is not None:
         return [ref]
+    if kind == "fix" and (fact := user.fact(ref)) is not None and fact.field is not None:
+        return [ref]
     if kind == "event":
         event = next((e for e in user.events if e.id == ref), None)
         return None if event is None else list(event.reveals)
@@ -50,6 +53,7 @@ def all_plan_ids(user: UserSpec) -> list[str]:
     """Every plan id this user can emit."""
     ids = ["open", *GENERIC_PLANS]
     ids += [f"answer:{f.id}" for f in user.facts]
+    ids += [f"fix:{f.id}" for f in user.facts if f.field is not None]
     ids += [f"event:{e.id}" for e in user.events]
     for approval in user.approvals:
         ids += [f"approve:{approval.id}", f"decline:{approval.id}"]

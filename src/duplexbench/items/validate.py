@@ -223,7 +223,7 @@ def _check_realizations(item: WorkflowItem, found: Found) -> None:
             found.append(
                 (path, f"needs {MIN_VARIANTS}-{MAX_VARIANTS} variants, has {len(variants)}")
             )
-        allowed = {*carried, *(["value"] if carried else [])}
+        allowed = {*carried, *(["value", "slot"] if carried else [])}
         for k, text in enumerate(variants):
             if not text.strip():
                 found.append((f"{path}[{k}]", "empty variant"))

@@ -271,6 +271,7 @@ class AudioEpisode(EpisodeCore):
             tuple(self.tools_since),
             tuple(self.fields_since),
             agent_spoke,
+            tuple(self.hearing.heard_since),
         )
 
     def check_barge_ins(self, t: int) -> None:

@@ -34,6 +34,7 @@ class Hearing:
     def __init__(self, episode: AudioEpisode) -> None:
         self.ep = episode
         self.acts_since: list[str] = []
+        self.heard_since: list[str] = []
         self._start: int | None = None
         self._end = 0
         self._words: list[str] = []
@@ -41,7 +42,7 @@ class Hearing:
         self._sentence_acts: list[str] = []
 
     def user_took_turn(self) -> None:
-        self.acts_since = []
+        self.acts_since, self.heard_since = [], []
 
     def add_acts(self, acts: list[str], t: int, text: str = "") -> None:
         if not acts:
@@ -74,6 +75,7 @@ class Hearing:
         self._sentence_acts += acts
         self.add_acts(acts, t, text)
         if final:
+            self.heard_since.append(text)
             self._sentence, self._sentence_acts = [], []
         return bool(acts)
 

@@ -50,6 +50,7 @@ class _Turn:
     acts: list[str] = field(default_factory=list)
     tools: list[str] = field(default_factory=list)
     fields: list[str] = field(default_factory=list)
+    said: list[str] = field(default_factory=list)
     spoke: bool = False
     end_call: bool = False
     pending: list[ToolResultMessage] = field(default_factory=list)
@@ -106,6 +107,7 @@ class TextEpisode(EpisodeCore):
                 tuple(turn.tools),
                 tuple(turn.fields),
                 turn.spoke,
+                tuple(turn.said),
             )
             user_text = self._user_turn(self.policy.react(obs))
             if self.policy.ended:
@@ -131,6 +133,7 @@ class TextEpisode(EpisodeCore):
                 out.fields += run.fields
             if reply.say.strip():
                 out.acts += self._agent_says(reply)
+                out.said.append(reply.say)
                 out.spoke = True
             out.end_call = out.end_call or reply.end_call
             if not reply.tool_calls or reply.end_call:

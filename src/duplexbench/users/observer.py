@@ -26,6 +26,8 @@ _APPROVAL = re.compile(
     r"\b(approve|approval|shall i|should i|may i|can i go ahead|okay to|ok to|"
     r"do you want me to|would you like me to|go ahead and)\b"
 )
+_LINK = r"(?:\s+(?:is|was|as|of|at|to))?\s*:?\s*"
+_VALUE_END = r"(?=[,;?!]|\.\s|\.$|$)"
 _GENERIC_APPROVAL = re.compile(r"\b(approve|approval|go ahead|proceed)\b")
 _ASK = re.compile(
     r"^(what|which|when|where|who|whose|how|could you|can you|would you|please|may i have|"
@@ -99,6 +101,19 @@ class ActObserver:
         self._single_action = (
             self._actions[0].target if len({p.target for p in self._actions}) == 1 else None
         )
+
+    def stated_values(self, text: str) -> dict[str, str]:
+        """Slot -> the words the agent said right after naming it ("... the total is 240")."""
+        out: dict[str, str] = {}
+        for phrase in self._slots:
+            words = r"\W+".join(re.escape(w) for w in phrase.text.split())
+            pattern = (
+                rf"\b{words}\b(?:\s+(?:is|was|as|of|at|to))?\s*:?\s*(.+?)(?=[,;?!]|\.\s|\.$|$)"
+            )
+            match = re.search(pattern, text, flags=re.IGNORECASE)
+            if match and phrase.target not in out:
+                out[phrase.target] = match.group(1).strip()
+        return out
 
     def acts(self, text: str) -> list[str]:
         """Acts of one utterance, in order, without duplicates; `OTHER` if none."""

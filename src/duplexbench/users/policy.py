@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from duplexbench.items.user import ApprovalSpec, DuplexEvent, Fact, RevealRule
 from duplexbench.items.workflow import WorkflowItem
+from duplexbench.users.readback import ReadbackChecker
 
 IDLE_NUDGES = 2
 """Silent agent turns the user nudges before hanging up (`agent_idle`)."""
@@ -57,6 +58,8 @@ class Observation:
     tools: tuple[str, ...] = ()
     fields: tuple[str, ...] = ()
     agent_spoke: bool = False
+    heard: tuple[str, ...] = ()
+    """Agent sentences heard since the user's last turn (to check read-back values)."""
 
 
 @dataclass
@@ -76,6 +79,7 @@ class UserPolicy:
         self.item = item
         self.user = item.user
         self.s = _State()
+        self.readback = ReadbackChecker(item)
 
     @property
     def ended(self) -> bool:
@@ -121,10 +125,11 @@ class UserPolicy:
             return []
         plans = self._fire_events(obs)
         for act in dict.fromkeys(obs.acts):
-            if act.startswith(("CONFIRM", "READBACK")) and any(
-                p.event is not None or p.act == "confirm" for p in plans
-            ):
-                continue  # one confirmation per turn; a correction or revocation replaces it
+            if act.startswith(("CONFIRM", "READBACK")):
+                if any(p.event is not None or p.act in ("confirm", "correct") for p in plans):
+                    continue  # one confirmation per turn; a correction or revocation replaces it
+                plans += self._fixes(obs) or self._answer_act(act)
+                continue
             plans += self._answer_act(act)
             if self.s.ended:
                 break
@@ -216,6 +221,17 @@ class UserPolicy:
             self.s.ended, self.s.end_reason = True, "user_ended"
             return [self._plan("end", "end", [], act)]
         return []
+
+    def _fixes(self, obs: Observation) -> list[Plan]:
+        """Corrections of values the agent read back wrong (facts the user already gave)."""
+        current: dict[str, Fact] = {}
+        for fact_id in self.s.revealed:
+            slot = self.user.slot_of(fact_id)
+            version = self._current_version(slot)
+            if version is not None:
+                current[slot] = version
+        wrong = self.readback.wrong(" ".join(obs.heard), current)
+        return [self._plan(f"fix:{f.id}", "correct", [f], "readback") for f in wrong]
 
     def _approval(self, action: str) -> Plan:
         spec = next((a for a in self.user.approvals if a.action == action), None)

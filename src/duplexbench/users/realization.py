@@ -25,6 +25,7 @@ DEFAULT_VARIANTS: dict[str, list[str]] = {
     "backchannel": ["Mm-hm.", "Uh-huh.", "Right."],
     "end": ["Thanks, goodbye.", "Great, thank you. Bye.", "Thanks for your help, bye."],
     "answer": ["{value}.", "It's {value}.", "That would be {value}."],
+    "fix": ["No, the {slot} is {value}.", "That's not right, the {slot} is {value}."],
     "approve": ["Yes, go ahead.", "Yes, please do.", "You have my approval, go ahead."],
     "decline": ["No, not yet.", "Please don't do that yet."],
 }
@@ -78,10 +79,21 @@ class Realizer:
             texts += [self.render(v, facts) for v in self.variants(plan_id)]
         return list(dict.fromkeys(texts))
 
+    def _slot_words(self, fact_id: str) -> str:
+        """How the user names a fact aloud: its field's name, else its first alias."""
+        fact = self.user.fact(fact_id)
+        if fact is not None and fact.field:
+            return fact.field.partition(".")[2].replace("_", " ")
+        if fact is not None and fact.aliases:
+            return fact.aliases[0]
+        return self.user.slot_of(fact_id).replace("_", " ")
+
     def render(self, text: str, facts: list[str]) -> str:
         """Fill `{fact_id}` and `{value}` (the plan's first fact) with spoken forms."""
 
         def spoken(name: str) -> str:
+            if name == "slot" and facts:
+                return self._slot_words(facts[0])
             fact_id = facts[0] if name == "value" and facts else name
             fact = self.user.fact(fact_id)
             return fact.spoken if fact is not None else "{" + name + "}"
