@@ -1,0 +1,264 @@
+"""The reference agent's rule-based dialogue manager (a TextAgent).
+
+It works only from what any agent sees: the instructions, the tool schemas,
+tool results and the caller's words. It asks for one missing field at a time,
+reads each answer by the field's type and writes it at once, takes
+corrections ("actually, it's 200") by updating the field and confirming it,
+looks a value up in the knowledge tool when the caller cannot give it, marks
+the artifact ready, asks before the consequential action and acts only on a
+yes, stands down on a no or a revocation, and says goodbye.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from duplexbench.agents.protocol import AgentInput, AgentSession, AgentToolCall, AgentTurn
+from duplexbench.agents.reference.knowledge import value_from_results
+from duplexbench.agents.reference.schema import FieldInfo, ToolMap, classify
+from duplexbench.agents.reference.understand import (
+    about,
+    best_choice,
+    is_correction,
+    is_no,
+    is_unknown,
+    is_yes,
+    old_value,
+    parse_value,
+    spoken,
+)
+
+MAX_ATTEMPTS = 2
+
+
+@dataclass
+class _State:
+    values: dict[str, Any] = field(default_factory=dict)
+    pending: str | None = None
+    attempts: dict[str, int] = field(default_factory=dict)
+    lookup: list[str] = field(default_factory=list)
+    looked_up: set[str] = field(default_factory=set)
+    skipped: set[str] = field(default_factory=set)
+    to_confirm: list[str] = field(default_factory=list)
+    confirming: str | None = None
+    asked_approval: bool = False
+    approved: bool = False
+    declined: bool = False
+    done: bool = False
+    last_written: str | None = None
+
+
+class ReferenceDialogue:
+    def __init__(self, year: int = 2026) -> None:
+        self.year = year
+        self.tools = ToolMap()
+        self.s = _State()
+        self._calls = 0
+
+    def start(self, session: AgentSession) -> None:
+        self.tools = classify(session.tools)
+        self.s = _State()
+
+    def close(self) -> None:
+        return None
+
+    # ------------------------------------------------------------ turns
+
+    def respond(self, observation: AgentInput) -> AgentTurn:
+        if self.s.done:
+            return AgentTurn()
+        calls: list[AgentToolCall] = []
+        prefix = ""
+        for result in observation.tool_results:
+            prefix += self._after_tool(result.name, result.output, calls)
+        if self.s.done:
+            return AgentTurn(prefix.strip(), tuple(calls), end_call=True)
+        if observation.user_text is not None:
+            calls += self._understand(observation.user_text)
+        elif not prefix and not calls:
+            return AgentTurn()  # results of plain writes: nothing new to say
+        if calls and any(c.name in self._pending_result_tools() for c in calls):
+            return AgentTurn(prefix.strip(), tuple(calls))  # wait for the lookup or commit
+        turn = self._next()
+        say = f"{prefix} {turn.say}".strip()
+        return AgentTurn(say, tuple(calls) + turn.tool_calls, turn.end_call)
+
+    def _pending_result_tools(self) -> set[str]:
+        return {t.name for t in (self.tools.search, self.tools.commit) if t is not None}
+
+    def _call(self, name: str, arguments: dict[str, Any]) -> AgentToolCall:
+        self._calls += 1
+        return AgentToolCall(name, arguments, f"ref-dm-{self._calls}")
+
+    def _write(self, name: str, value: Any) -> list[AgentToolCall]:
+        if self.tools.update is None or value is None or self.s.values.get(name) == value:
+            return []
+        self.s.values[name] = value
+        self.s.last_written = name
+        return [self._call(self.tools.update.name, {"fields": {name: value}})]
+
+    # ------------------------------------------------------------ understanding
+
+    def _field(self, name: str | None) -> FieldInfo | None:
+        return next((f for f in self.tools.fields if f.name == name), None)
+
+    def _mentioned(self, text: str) -> FieldInfo | None:
+        lowered = text.casefold()
+        hits = [f for f in self.tools.fields if f.words in lowered]
+        return max(hits, key=lambda f: len(f.words), default=None)
+
+    def _holding(self, old: str | None) -> FieldInfo | None:
+        """The field whose current value the caller is taking back ("..., not 10")."""
+        if not old:
+            return None
+        for name, value in self.s.values.items():
+            if spoken(value).casefold() == old.casefold():
+                return self._field(name)
+        return None
+
+    def _understand(self, text: str) -> list[AgentToolCall]:
+        s = self.s
+        calls: list[AgentToolCall] = []
+        if s.asked_approval and not s.approved:
+            if is_no(text) or is_correction(text):
+                s.declined, s.asked_approval = True, False
+            elif is_yes(text):
+                s.approved = True
+        if is_correction(text):
+            named = self._mentioned(text)
+            target = named or self._holding(old_value(text)) or self._field(s.last_written)
+            if target is not None:
+                before = len(calls)
+                said = about(text, target.words) if named else text
+                calls += self._write(target.name, parse_value(target, said, self.year))
+                if len(calls) > before and target.name not in s.to_confirm:
+                    s.to_confirm.append(target.name)
+                    s.declined = False
+        elif s.confirming is not None:
+            s.confirming = None
+        if s.pending is not None and not calls:
+            calls += self._answer(s.pending, text)
+        calls += self._volunteered(text)
+        return calls
+
+    def _answer(self, name: str, text: str) -> list[AgentToolCall]:
+        info = self._field(name)
+        assert info is not None
+        value = None if is_unknown(text) else parse_value(info, text, self.year)
+        if value is not None:
+            self.s.pending = None
+            return self._write(name, value)
+        self.s.attempts[name] = self.s.attempts.get(name, 0) + 1
+        if is_unknown(text) or self.s.attempts[name] >= MAX_ATTEMPTS:
+            self.s.pending = None
+            if self.tools.search is not None and name not in self.s.looked_up:
+                self.s.lookup.append(name)
+            else:
+                self.s.skipped.add(name)
+        return []
+
+    def _volunteered(self, text: str) -> list[AgentToolCall]:
+        """Enum values the caller mentioned in passing (e.g. "after the birth of ...")."""
+        calls: list[AgentToolCall] = []
+        for info in self.tools.fields:
+            if info.kind != "enum" or info.name in self.s.values:
+                continue
+            choice = best_choice(text, info.choices)
+            if choice and all(w in text.casefold() for w in choice.casefold().split()):
+                calls += self._write(info.name, choice)
+        return calls
+
+    # ------------------------------------------------------------ tool results
+
+    def _after_tool(self, name: str, output: dict[str, Any], calls: list[AgentToolCall]) -> str:
+        tools = self.tools
+        if tools.search is not None and name == tools.search.name and self.s.lookup:
+            field_name = self.s.lookup.pop(0)
+            self.s.looked_up.add(field_name)
+            info = self._field(field_name)
+            results = output.get("result", {}).get("results", []) if output.get("ok") else []
+            value = value_from_results(info, results, self._context()) if info else None
+            if value is None:
+                self.s.skipped.add(field_name)
+                return ""
+            calls += self._write(field_name, value)
+            return f"I found the {info.words if info else field_name}: {spoken(value)}."
+        if tools.commit is not None and name == tools.commit.name:
+            if output.get("ok"):
+                self.s.done = True
+                return "It is done. Thank you, goodbye!"
+            self.s.approved = self.s.asked_approval = False
+            if output.get("error", {}).get("code") != "not_authorized":
+                self.s.done = True  # not ready (fields missing): nothing more to try
+                return "I could not complete it, some information is missing. Goodbye!"
+        return ""
+
+    def _context(self) -> list[str]:
+        """Chosen options (enum values): what documents are usually keyed by."""
+        enums = {f.name for f in self.tools.fields if f.kind == "enum"}
+        return [str(v) for n, v in self.s.values.items() if n in enums]
+
+    # ------------------------------------------------------------ what next
+
+    def _next(self) -> AgentTurn:
+        s, tools = self.s, self.tools
+        if s.approved and tools.commit is not None:
+            calls = [self._call(tools.ready.name, {})] if tools.ready else []
+            return AgentTurn("", (*calls, self._call(tools.commit.name, {})))
+        if s.pending is not None:
+            return AgentTurn(self._question(s.pending))
+        missing = [
+            f
+            for f in tools.fields
+            if f.name not in s.values and f.name not in s.skipped and f.name not in s.lookup
+        ]
+        if missing:
+            s.pending = missing[0].name
+            return AgentTurn(self._question(s.pending))
+        if s.lookup and tools.search is not None:
+            info = self._field(s.lookup[0])
+            query = " ".join([info.words if info else s.lookup[0], *self._context()])
+            return AgentTurn(
+                "Let me look that up.", (self._call(tools.search.name, {"query": query}),)
+            )
+        if s.to_confirm:
+            name = s.to_confirm.pop(0)
+            s.confirming = name
+            info = self._field(name)
+            words = info.words if info else name
+            return AgentTurn(f"Just to confirm, the {words} is {spoken(s.values[name])}?")
+        return self._wrap_up()
+
+    def _wrap_up(self) -> AgentTurn:
+        s, tools = self.s, self.tools
+        if tools.commit is None or s.declined:
+            calls = (self._call(tools.ready.name, {}),) if tools.ready and not s.declined else ()
+            s.done = True
+            prefix = "Okay, I will not go ahead." if s.declined else "Everything is filled in."
+            return AgentTurn(f"{prefix} Thank you, goodbye!", calls, end_call=True)
+        s.asked_approval = True
+        action = tools.commit.name.replace("_", " ")
+        readback = ", ".join(
+            f"{self._field(n).words if self._field(n) else n} {spoken(v)}"  # type: ignore[union-attr]
+            for n, v in s.values.items()
+        )
+        return AgentTurn(f"Here is what I have: {readback}. Shall I {action} now?")
+
+    @staticmethod
+    def _question_for(info: FieldInfo) -> str:
+        if info.kind == "enum" and info.choices:
+            options = ", ".join(info.choices[:-1]) + f" or {info.choices[-1]}"
+            return f"Which {info.words} would you like: {options}?"
+        return f"What is the {info.words}?"
+
+    def _question(self, name: str) -> str:
+        info = self._field(name)
+        return self._question_for(info) if info else f"What is the {name}?"
+
+
+def describe(turn: AgentTurn) -> str:
+    """One line for debugging: speech and tool calls."""
+    calls = "; ".join(f"{c.name}({json.dumps(c.arguments)})" for c in turn.tool_calls)
+    return f"{turn.say} [{calls}]"
