@@ -1,0 +1,372 @@
+"""`gemini-live`: Google's Gemini Live API (BidiGenerateContent over a WebSocket).
+
+Spec: `gemini-live:MODEL?voice=Puck&base_url=wss://...&api_key_env=GEMINI_API_KEY`.
+
+Protocol (https://ai.google.dev/gemini-api/docs/live-api/get-started-websocket):
+the client sends one `setup` message (model, `generationConfig` with audio
+output and the voice, `systemInstruction`, `tools[].functionDeclarations`,
+`outputAudioTranscription`) and waits for `setupComplete`; user audio goes
+out as `realtimeInput.audio` (base64 PCM16, `audio/pcm;rate=16000`). The
+server sends `serverContent` (`modelTurn.parts[].inlineData` 24 kHz PCM16,
+`outputTranscription`, `interrupted`, `turnComplete`), `toolCall`
+(`functionCalls[{id, name, args}]`, answered with `toolResponse`),
+`toolCallCancellation`, `usageMetadata` and `goAway`. Errors arrive as a close
+frame with a reason (or a JSON `error` status); both end the episode as an
+error. The key never appears in a repr, an event or an error message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+from urllib.parse import quote
+
+import numpy as np
+
+from duplexbench.agents.audio_protocol import AudioSession
+from duplexbench.agents.events import (
+    AgentEvent,
+    AgentFailure,
+    AudioDelta,
+    ResponseDone,
+    SpeechCancelled,
+    SpeechStarted,
+    ToolCallRequest,
+    TranscriptDelta,
+    UsageDelta,
+)
+from duplexbench.agents.protocol import ToolResultMessage, ToolSpec
+from duplexbench.agents.registry import AgentSpec, Channel, register_agent
+from duplexbench.agents.secrets import api_key, redact
+from duplexbench.agents.transport import (
+    Message,
+    Transport,
+    TransportClosed,
+    TransportError,
+    WebSocketTransport,
+)
+from duplexbench.audio.frames import AudioFrame
+from duplexbench.audio.pcm import AudioFormatError, pcm16_bytes_to_array, resample
+
+DEFAULT_URL = (
+    "wss://generativelanguage.googleapis.com/ws/"
+    "google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent"
+)
+DEFAULT_MODEL = "gemini-2.5-flash-native-audio-preview-12-2025"
+INPUT_RATE = 16_000
+OUTPUT_RATE = 24_000
+_RATE = re.compile(r"rate=(\d+)")
+Connector = Callable[[str, dict[str, str]], Awaitable[Transport]]
+OPTIONS = (
+    "voice",
+    "base_url",
+    "api_key_env",
+    "auth",
+    "setup_timeout",
+    "temperature",
+    "language",
+    "schema",
+)
+
+
+@dataclass(frozen=True)
+class GeminiLiveConfig:
+    model: str = DEFAULT_MODEL
+    voice: str | None = None
+    base_url: str = DEFAULT_URL
+    api_key_env: str = "GEMINI_API_KEY"
+    auth: Literal["query", "header"] = "query"
+    """`query`: `?key=` as documented for raw WebSockets; `header`: `x-goog-api-key`."""
+    setup_timeout_s: float = 10.0
+    temperature: float | None = None
+    language: str | None = None
+    schema: Literal["json", "openapi"] = "json"
+    """`json`: `parametersJsonSchema` (full JSON Schema); `openapi`: `parameters`."""
+
+    @classmethod
+    def from_spec(cls, spec: AgentSpec) -> GeminiLiveConfig:
+        opts = dict(spec.options)
+        unknown = sorted(set(opts) - set(OPTIONS))
+        if unknown:
+            raise ValueError(
+                f"gemini-live: unknown option(s) {', '.join(unknown)}; known: {', '.join(OPTIONS)}"
+            )
+        auth = opts.get("auth", "query")
+        schema = opts.get("schema", "json")
+        if auth not in ("query", "header"):
+            raise ValueError("gemini-live: auth must be 'query' or 'header'")
+        if schema not in ("json", "openapi"):
+            raise ValueError("gemini-live: schema must be 'json' or 'openapi'")
+        try:
+            timeout = float(opts.get("setup_timeout", "10"))
+            temperature = float(opts["temperature"]) if "temperature" in opts else None
+        except ValueError as exc:
+            raise ValueError(f"gemini-live: bad number: {exc}") from None
+        return cls(
+            model=spec.model or DEFAULT_MODEL,
+            voice=opts.get("voice") or None,
+            base_url=opts.get("base_url") or DEFAULT_URL,
+            api_key_env=opts.get("api_key_env") or "GEMINI_API_KEY",
+            auth="header" if auth == "header" else "query",
+            setup_timeout_s=timeout,
+            temperature=temperature,
+            language=opts.get("language") or None,
+            schema="openapi" if schema == "openapi" else "json",
+        )
+
+
+def setup_message(config: GeminiLiveConfig, session: AudioSession) -> Message:
+    """The first client message: model, audio output, voice, instructions, tools."""
+    model = config.model if config.model.startswith("models/") else f"models/{config.model}"
+    generation: dict[str, Any] = {"responseModalities": ["AUDIO"]}
+    speech: dict[str, Any] = {}
+    if config.voice:
+        speech["voiceConfig"] = {"prebuiltVoiceConfig": {"voiceName": config.voice}}
+    if config.language:
+        speech["languageCode"] = config.language
+    if speech:
+        generation["speechConfig"] = speech
+    if config.temperature is not None:
+        generation["temperature"] = config.temperature
+    setup: dict[str, Any] = {
+        "model": model,
+        "generationConfig": generation,
+        "systemInstruction": {"parts": [{"text": session.session.instructions}]},
+        "outputAudioTranscription": {},
+    }
+    if session.session.tools:
+        declarations = [_declaration(t, config.schema) for t in session.session.tools]
+        setup["tools"] = [{"functionDeclarations": declarations}]
+    return {"setup": setup}
+
+
+def _declaration(tool: ToolSpec, schema: str) -> dict[str, Any]:
+    field = "parametersJsonSchema" if schema == "json" else "parameters"
+    return {"name": tool.name, "description": tool.description, field: tool.parameters}
+
+
+def _usage(meta: dict[str, Any]) -> UsageDelta:
+    def by_modality(details: Any) -> int:
+        if not isinstance(details, list):
+            return 0
+        return sum(
+            int(d.get("tokenCount", 0) or 0)
+            for d in details
+            if isinstance(d, dict) and d.get("modality") == "AUDIO"
+        )
+
+    return UsageDelta(
+        input_tokens=int(meta.get("promptTokenCount", 0) or 0),
+        output_tokens=int(meta.get("responseTokenCount", 0) or 0),
+        input_audio_tokens=by_modality(meta.get("promptTokensDetails")),
+        output_audio_tokens=by_modality(meta.get("responseTokensDetails")),
+    )
+
+
+class GeminiLiveAgent:
+    """A `StreamingAgent` speaking the Gemini Live protocol.
+
+    `transport` (tests, local servers) is used as given; otherwise `connector`
+    (default: a WebSocket) opens `base_url` with the key from `api_key_env`.
+    """
+
+    def __init__(
+        self,
+        config: GeminiLiveConfig | None = None,
+        *,
+        transport: Transport | None = None,
+        connector: Connector | None = None,
+    ) -> None:
+        self.config = config or GeminiLiveConfig()
+        self._transport = transport
+        self._connector = connector or _websocket
+        self._key: str | None = None
+        self._events: list[AgentEvent] = []
+        self._reader: asyncio.Task[None] | None = None
+        self._failed = False
+        self._closing = False
+        self._cancelled: set[str] = set()
+        self._calls = 0
+
+    def __repr__(self) -> str:
+        return (
+            f"GeminiLiveAgent(model={self.config.model!r}, voice={self.config.voice!r}, "
+            f"base_url={self.config.base_url!r}, api_key_env={self.config.api_key_env!r})"
+        )
+
+    # ------------------------------------------------------------ streaming API
+
+    async def connect(self, session: AudioSession) -> None:
+        try:
+            if self._transport is None:
+                self._key = api_key(self.config.api_key_env)
+                url, headers = self._endpoint(self._key)
+                self._transport = await self._connector(url, headers)
+            await self._transport.send(setup_message(self.config, session))
+            if await self._await_setup():
+                self._reader = asyncio.create_task(self._read())
+        except (TransportClosed, TransportError, OSError) as exc:
+            self._fail(f"cannot start the session: {exc}")
+
+    async def send_audio(self, frame: AudioFrame) -> None:
+        if self._failed or self._transport is None or self._reader is None:
+            return
+        pcm = frame.samples
+        if frame.sample_rate != INPUT_RATE:
+            pcm = resample(pcm, frame.sample_rate, INPUT_RATE)
+        data = base64.b64encode(pcm.astype("<i2").tobytes()).decode("ascii")
+        audio = {"data": data, "mimeType": f"audio/pcm;rate={INPUT_RATE}"}
+        await self._send({"realtimeInput": {"audio": audio}})
+
+    async def send_tool_result(self, result: ToolResultMessage) -> None:
+        if self._failed or self._transport is None or result.call_id in self._cancelled:
+            return
+        response = {"id": result.call_id, "name": result.name, "response": result.output}
+        await self._send({"toolResponse": {"functionResponses": [response]}})
+
+    def poll(self) -> Sequence[AgentEvent]:
+        events, self._events = self._events, []
+        return events
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+            self._reader = None
+        if self._transport is not None:
+            with contextlib.suppress(Exception):
+                await self._transport.close()
+
+    # ------------------------------------------------------------ internals
+
+    def _endpoint(self, key: str) -> tuple[str, dict[str, str]]:
+        if self.config.auth == "header":
+            return self.config.base_url, {"x-goog-api-key": key}
+        sep = "&" if "?" in self.config.base_url else "?"
+        return f"{self.config.base_url}{sep}key={quote(key, safe='')}", {}
+
+    def _fail(self, reason: str) -> None:
+        if not self._failed:
+            self._failed = True
+            self._events.append(AgentFailure(redact(f"gemini-live: {reason}", [self._key])))
+
+    async def _send(self, message: Message) -> None:
+        assert self._transport is not None
+        try:
+            await self._transport.send(message)
+        except (TransportClosed, TransportError, OSError) as exc:
+            self._fail(f"connection lost: {exc}")
+
+    async def _await_setup(self) -> bool:
+        """Wait for `setupComplete`; anything else that arrives first is handled."""
+        assert self._transport is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.config.setup_timeout_s
+        while not self._failed:
+            left = deadline - loop.time()
+            if left <= 0:
+                break
+            message = await self._transport.recv(timeout=left)
+            if message is None:
+                continue
+            if "setupComplete" in message:
+                return True
+            self._handle(message)
+        if not self._failed:
+            self._fail(f"no setupComplete within {self.config.setup_timeout_s:g} s")
+        return False
+
+    async def _read(self) -> None:
+        assert self._transport is not None
+        while not self._failed:
+            try:
+                message = await self._transport.recv(timeout=None)
+            except (TransportClosed, TransportError, OSError) as exc:
+                if not self._closing:
+                    self._fail(f"connection lost: {exc}")
+                return
+            if message is not None:
+                self._handle(message)
+
+    def _handle(self, message: Message) -> None:
+        if "error" in message:
+            error = message["error"]
+            if isinstance(error, dict):
+                status = error.get("status") or error.get("code") or "error"
+                self._fail(f"provider error {status}: {error.get('message', '')}")
+            else:
+                self._fail(f"provider error: {error}")
+            return
+        content = message.get("serverContent")
+        if isinstance(content, dict):
+            self._content(content)
+        call = message.get("toolCall")
+        if isinstance(call, dict):
+            self._tool_calls(call.get("functionCalls") or [])
+        cancel = message.get("toolCallCancellation")
+        if isinstance(cancel, dict):
+            self._cancelled.update(str(i) for i in cancel.get("ids") or [])
+        usage = message.get("usageMetadata")
+        if isinstance(usage, dict):
+            self._events.append(_usage(usage))
+        if "goAway" in message:
+            left = (message.get("goAway") or {}).get("timeLeft", "?")
+            self._fail(f"the server is ending the session (goAway, time left {left})")
+
+    def _content(self, content: dict[str, Any]) -> None:
+        if content.get("interrupted"):
+            self._events += [SpeechStarted(), SpeechCancelled()]
+        turn = content.get("modelTurn")
+        parts = turn.get("parts") if isinstance(turn, dict) else None
+        for part in parts if isinstance(parts, list) else []:
+            inline = part.get("inlineData") if isinstance(part, dict) else None
+            if isinstance(inline, dict) and str(inline.get("mimeType", "")).startswith("audio/"):
+                self._audio(inline)
+        transcript = content.get("outputTranscription")
+        if isinstance(transcript, dict) and transcript.get("text"):
+            self._events.append(TranscriptDelta(str(transcript["text"])))
+        if content.get("turnComplete"):
+            self._events.append(ResponseDone())
+
+    def _audio(self, inline: dict[str, Any]) -> None:
+        match = _RATE.search(str(inline.get("mimeType", "")))
+        rate = int(match.group(1)) if match else OUTPUT_RATE
+        try:
+            pcm = pcm16_bytes_to_array(base64.b64decode(inline.get("data", ""), validate=True))
+        except (ValueError, AudioFormatError) as exc:
+            self._fail(f"bad audio from the provider: {exc}")
+            return
+        if pcm.size:
+            self._events.append(AudioDelta(np.asarray(pcm, dtype=np.int16), rate))
+
+    def _tool_calls(self, calls: list[Any]) -> None:
+        for call in calls:
+            if not isinstance(call, dict) or not call.get("name"):
+                continue
+            self._calls += 1
+            call_id = str(call.get("id") or f"gemini-call-{self._calls}")
+            args = call.get("args")
+            self._events.append(
+                ToolCallRequest(str(call["name"]), args if args is not None else {}, call_id)
+            )
+
+
+async def _websocket(url: str, headers: dict[str, str]) -> Transport:
+    return await WebSocketTransport.connect(url, headers)
+
+
+@register_agent(
+    "gemini-live",
+    description="Google Gemini Live API (native audio, WebSocket); needs GEMINI_API_KEY.",
+    channels=("audio",),
+)
+def _factory(spec: AgentSpec, channel: Channel) -> Any:
+    # A StreamingAgent; the registry's factory type names TextAgent | StepAgent only.
+    return GeminiLiveAgent(GeminiLiveConfig.from_spec(spec))
