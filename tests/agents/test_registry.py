@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from duplexbench.agents import AgentTurn, ScriptedAgent, get_agent, list_agents, register_agent
-from duplexbench.agents.registry import AgentSpec, parse_spec
+from duplexbench.agents.registry import AgentSpec, parse_spec, redact_spec
 
 
 def test_parse_spec() -> None:
@@ -42,3 +42,11 @@ def test_register_list_and_get() -> None:
 def test_unknown_agent_lists_the_known_ones() -> None:
     with pytest.raises(ValueError, match=r"unknown agent 'gpt-9'; known agents: .*noop.*oracle"):
         get_agent("gpt-9")
+
+
+def test_secret_options_are_redacted_in_records() -> None:
+    raw = "openai-realtime:m?api_key=sk-live-123&api_key_env=OPENAI_API_KEY&voice=marin"
+    assert (
+        redact_spec(raw) == "openai-realtime:m?api_key=***&api_key_env=OPENAI_API_KEY&voice=marin"
+    )
+    assert redact_spec("oracle") == "oracle"

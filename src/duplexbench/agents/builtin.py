@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from duplexbench.agents.audio_builtin import AudioOracle, EchoAgent, SilentAgent
 from duplexbench.agents.audio_protocol import StepAgent
+from duplexbench.agents.cascade import CascadeAgent
 from duplexbench.agents.protocol import (
     AgentError,
     AgentInput,
@@ -12,6 +13,7 @@ from duplexbench.agents.protocol import (
     AgentTurn,
     TextAgent,
 )
+from duplexbench.agents.reference import ReferenceDialogue
 from duplexbench.agents.registry import AgentSpec, Channel, register_agent
 
 
@@ -84,6 +86,27 @@ def _noop(spec: AgentSpec, channel: Channel) -> TextAgent | StepAgent:
     return NoopAgent() if channel == "text" else SilentAgent()
 
 
+@register_agent(
+    "reference",
+    description="Offline cascade: VAD -> whisper -> rule-based dialogue manager -> piper.",
+    channels=("text", "audio"),
+)
+def _reference(spec: AgentSpec, channel: Channel) -> TextAgent | StepAgent:
+    options = dict(spec.options)
+    try:
+        year = int(options.pop("year", "2026"))
+        endpoint = int(options.pop("endpoint_ms", "700"))
+        barge_in = int(options.pop("barge_in_ms", "600"))
+    except ValueError as exc:
+        raise ValueError(f"bad option for the reference agent: {exc}") from None
+    if options:
+        raise ValueError(f"unknown option(s) for the reference agent: {sorted(options)}")
+    brain = ReferenceDialogue(year=year)
+    if channel == "text":
+        return brain
+    return CascadeAgent(brain, endpoint_ms=endpoint, barge_in_ms=barge_in)
+
+
 @register_agent("silent", description="Listens, never speaks.", channels=("audio",))
 def _silent(spec: AgentSpec, channel: Channel) -> StepAgent:
     return SilentAgent()
@@ -94,3 +117,9 @@ def _silent(spec: AgentSpec, channel: Channel) -> StepAgent:
 )
 def _echo(spec: AgentSpec, channel: Channel) -> StepAgent:
     return EchoAgent()
+
+
+import duplexbench.agents.gemini_live as _gemini_live  # noqa: E402,F401  (registers gemini-live)
+import duplexbench.agents.openai_realtime as _openai_realtime  # noqa: E402,F401  (registers openai-realtime)
+import duplexbench.agents.step_audio as _step_audio  # noqa: E402,F401  (registers step-audio)
+import duplexbench.agents.text_chat as _text_chat  # noqa: E402,F401  (registers text)

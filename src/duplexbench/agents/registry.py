@@ -16,11 +16,12 @@ from importlib.metadata import entry_points
 from typing import Literal
 from urllib.parse import parse_qsl
 
-from duplexbench.agents.audio_protocol import StepAgent
+from duplexbench.agents.audio_protocol import StepAgent, StreamingAgent
 from duplexbench.agents.protocol import TextAgent
 
 Channel = Literal["text", "audio"]
-AgentFactory = Callable[["AgentSpec", Channel], TextAgent | StepAgent]
+AnyAgent = TextAgent | StepAgent | StreamingAgent
+AgentFactory = Callable[["AgentSpec", Channel], AnyAgent]
 _SPEC = re.compile(r"^(?P<name>[a-z][a-z0-9_\-]*)(:(?P<model>[^?]+))?(\?(?P<query>.*))?$")
 
 
@@ -41,7 +42,7 @@ class AgentInfo:
     origin: str
     channels: tuple[Channel, ...]
 
-    def create(self, spec: AgentSpec, channel: Channel) -> TextAgent | StepAgent:
+    def create(self, spec: AgentSpec, channel: Channel) -> AnyAgent:
         """An agent for this channel, or ValueError naming the channels it supports."""
         if channel not in self.channels:
             raise ValueError(
@@ -66,7 +67,7 @@ def register_agent(
     """Register an agent factory under `name`.
 
     The factory is called as `factory(spec, channel)` and returns a
-    `TextAgent` for "text" or a `StepAgent` for "audio". `privileged` agents
+    `TextAgent` for "text", a `StepAgent` or a `StreamingAgent` for "audio". `privileged` agents
     see hidden item state (the reference trajectory); only oracles should.
     """
 
@@ -89,6 +90,32 @@ def parse_spec(spec: str) -> AgentSpec:
     except ValueError as exc:
         raise ValueError(f"bad agent spec {spec!r}: options: {exc}") from None
     return AgentSpec(match.group("name"), match.group("model"), options, spec.strip())
+
+
+_SECRET_OPTION = re.compile(r"^(?:api_?key|key|token|secret|password)$|_(?:key|token|secret)$")
+
+
+def redact_spec(spec: str) -> str:
+    """The spec with secret-looking option values replaced by `***` (for records and logs).
+
+    `api_key_env=NAME` (the name of a variable) is kept; `api_key=sk-...` is not.
+    """
+    parsed = urlsplit_query(spec)
+    if parsed is None:
+        return spec
+    head, pairs = parsed
+    shown = [
+        f"{k}=***" if _SECRET_OPTION.search(k.casefold()) and not k.endswith("_env") else f"{k}={v}"
+        for k, v in pairs
+    ]
+    return f"{head}?{'&'.join(shown)}"
+
+
+def urlsplit_query(spec: str) -> tuple[str, list[tuple[str, str]]] | None:
+    head, sep, query = spec.partition("?")
+    if not sep:
+        return None
+    return head, parse_qsl(query, keep_blank_values=True)
 
 
 def _load_builtins_and_plugins() -> None:

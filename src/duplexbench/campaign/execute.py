@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from duplexbench.agents.audio_protocol import StepAgent
+from duplexbench.agents.audio_protocol import StepAgent, StreamingAgent
 from duplexbench.agents.protocol import TextAgent
 from duplexbench.agents.registry import AgentInfo, AgentSpec
 from duplexbench.audio.pcm import SAMPLE_RATE
@@ -14,7 +14,9 @@ from duplexbench.campaign.conditions import Condition
 from duplexbench.campaign.rundir import write_model
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode
+from duplexbench.orchestrator.clock import RealtimeClock
 from duplexbench.orchestrator.episode import EpisodeRecord, EpisodeSetup
+from duplexbench.orchestrator.streaming_loop import StreamingEpisode
 from duplexbench.orchestrator.text_loop import TextEpisode
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.tts import DEFAULT_VOICE, VoiceRef, get_tts
@@ -30,12 +32,15 @@ class EpisodeRunner:
     condition: Condition
     frame_ms: int = 20
     bank: SpeechBank | None = None
+    realtime_speed: float = 1.0
+    """Pace of the RealtimeClock for streaming (network) agents; 1.0 = wall-clock speed."""
 
     def check(self, items: list[WorkflowItem]) -> None:
         """Fail fast: the agent has this channel and accepts its options, and every
         voice the episodes need has its TTS engine installed (SpeechUnavailable)."""
         agent = self.info.create(self.spec, self.condition.channel)
-        agent.close()
+        if isinstance(agent, TextAgent | StepAgent):
+            agent.close()  # a streaming agent has not connected yet: nothing to close
         if self.condition.channel == "audio":
             for voice in sorted({self.voice_of(item) for item in items}):
                 engine = get_tts(VoiceRef.parse(voice).engine)
@@ -50,14 +55,20 @@ class EpisodeRunner:
         if self.condition.channel == "text":
             assert isinstance(agent, TextAgent)
             return TextEpisode(setup, agent, privileged=self.info.privileged).run()
-        assert isinstance(agent, StepAgent) and self.bank is not None
+        assert self.bank is not None
         config = AudioChannelConfig(
             frame_ms=self.frame_ms,
             turn_taking=self.condition.turn_taking,
             user_voice=self.condition.user_voice,
         )
-        return AudioEpisode(
-            setup, agent, self.bank, privileged=self.info.privileged, config=config
+        if isinstance(agent, StepAgent):
+            return AudioEpisode(
+                setup, agent, self.bank, privileged=self.info.privileged, config=config
+            ).run()
+        assert isinstance(agent, StreamingAgent)
+        clock = RealtimeClock(speed=self.realtime_speed)
+        return StreamingEpisode(
+            setup, agent, self.bank, clock=clock, privileged=self.info.privileged, config=config
         ).run()
 
 

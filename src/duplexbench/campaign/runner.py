@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import duplexbench
-from duplexbench.agents.registry import get_agent
+from duplexbench.agents.registry import get_agent, redact_spec
 from duplexbench.campaign.conditions import DEFAULT_CONDITION, get_condition
 from duplexbench.campaign.execute import EpisodeRunner, save_episode
+from duplexbench.campaign.prices import load_prices
 from duplexbench.campaign.rundir import (
     RunDirError,
     write_index,
@@ -31,6 +32,7 @@ from duplexbench.orchestrator.episode import EpisodeSetup
 from duplexbench.scoring.episode import EpisodeScore, error_score, score_episode
 from duplexbench.scoring.judge import PROMPT_VERSION, FieldJudge, JudgeCache, OpenAIChatJudge
 from duplexbench.scoring.summary import build_summary
+from duplexbench.scoring.usage import price_for
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.trace.io import TraceError, read_events
 
@@ -51,6 +53,8 @@ class RunOptions:
     judge: JudgeConfig | None = None
     frame_ms: int = 20
     speech_cache: Path | None = None
+    prices: Path | None = None
+    realtime_speed: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -99,13 +103,14 @@ def _spec(opts: RunOptions, suite: Suite) -> CampaignSpec:
         suite=suite.name,
         suite_version=suite.version,
         suite_path=str(suite.path),
-        agent=opts.agent,
+        agent=redact_spec(opts.agent),
         condition=opts.condition,
         repeats=opts.repeats,
         seed=opts.seed,
         items=[i.id for i in suite.items],
         item_checksums={i.id: item_checksum(i) for i in suite.items},
         judge=opts.judge,
+        prices=str(opts.prices) if opts.prices else None,
     )
 
 
@@ -114,7 +119,8 @@ def run_campaign(opts: RunOptions, progress: Progress | None = None) -> RunResul
     condition = get_condition(opts.condition)
     info, agent_spec = get_agent(opts.agent)
     bank = SpeechBank(opts.speech_cache) if condition.channel == "audio" else None
-    runner = EpisodeRunner(info, agent_spec, condition, opts.frame_ms, bank)
+    runner = EpisodeRunner(info, agent_spec, condition, opts.frame_ms, bank, opts.realtime_speed)
+    load_prices(opts.prices)  # a bad price table fails before any episode runs
     suite = load_suite(opts.suite).select(list(opts.items) or None, opts.limit)
     runner.check(suite.items)
     out = opts.out or free_run_dir(Path("runs") / slug(f"{suite.name}-{agent_spec.name}"))
@@ -133,7 +139,7 @@ def run_campaign(opts: RunOptions, progress: Progress | None = None) -> RunResul
                 item,
                 spec.item_checksums[item.id],
                 suite.name,
-                opts.agent,
+                spec.agent,
                 opts.condition,
                 repetition,
                 opts.seed,
@@ -184,6 +190,7 @@ def index_row(score: EpisodeScore, rel: str) -> IndexRow:
 
 
 def summarize(spec: CampaignSpec, scores: list[EpisodeScore]) -> dict[str, Any]:
+    price = price_for(load_prices(spec.prices), spec.agent)
     return build_summary(
         scores,
         suite=spec.suite,
@@ -192,4 +199,5 @@ def summarize(spec: CampaignSpec, scores: list[EpisodeScore]) -> dict[str, Any]:
         repeats=spec.repeats,
         seed=spec.seed,
         judge=judge_label(spec.judge),
+        price=price,
     )

@@ -32,6 +32,9 @@ class CampaignSpec(BaseModel):
     items: list[str]
     item_checksums: dict[str, str]
     judge: JudgeConfig | None = None
+    prices: str | None = Field(
+        None, description="Price table for cost estimates (default: built-in)."
+    )
 
 
 class IndexRow(BaseModel):

@@ -8,6 +8,7 @@ import duplexbench
 from duplexbench.cli.agents import agents_group
 from duplexbench.cli.run import run_command
 from duplexbench.cli.score import score_command
+from duplexbench.cli.serve import serve_agent_command
 from duplexbench.cli.suite import suite_group
 
 
@@ -26,3 +27,4 @@ main.add_command(run_command)
 main.add_command(score_command)
 main.add_command(suite_group)
 main.add_command(agents_group)
+main.add_command(serve_agent_command)

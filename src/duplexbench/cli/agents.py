@@ -35,4 +35,4 @@ def list_command(as_json: bool) -> None:
     for a in agents:
         flag = " (privileged: sees hidden item state)" if a.privileged else ""
         channels = "/".join(a.channels)
-        click.echo(f"{a.name:<10} {channels:<11} {a.description}{flag}")
+        click.echo(f"{a.name:<16} {channels:<11} {a.description}{flag}")

@@ -77,6 +77,18 @@ from duplexbench.speech.tts import SpeechUnavailable
 @click.option("--overwrite", is_flag=True, help="Replace an existing run directory.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary JSON instead of a table.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option(
+    "--prices",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Price table (YAML) for cost estimates; default: the built-in one.",
+)
+@click.option(
+    "--realtime-speed",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(min=0.1, max=100.0),
+    help="Pace of network (streaming) agents' clock; >1 only for local servers.",
+)
 @judge_options
 def run_command(
     *,
@@ -85,6 +97,8 @@ def run_command(
     condition: str,
     frame_ms: int,
     speech_cache: Path | None,
+    prices: Path | None,
+    realtime_speed: float,
     repeats: int,
     items: str | None,
     limit: int | None,
@@ -110,6 +124,8 @@ def run_command(
         condition=condition,
         frame_ms=frame_ms,
         speech_cache=speech_cache,
+        prices=prices,
+        realtime_speed=realtime_speed,
         repeats=repeats,
         seed=seed,
         items=tuple(i.strip() for i in items.split(",") if i.strip()) if items else (),

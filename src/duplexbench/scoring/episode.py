@@ -24,6 +24,7 @@ from duplexbench.scoring.fields import FieldScore, score_fields
 from duplexbench.scoring.floor import FloorScore, floor_score
 from duplexbench.scoring.judge import FieldJudge
 from duplexbench.scoring.predicates import database_matches, describe, holds
+from duplexbench.scoring.usage import Usage, episode_usage
 from duplexbench.scoring.view import STATE_EVENTS, EpisodeView, build_view, empty_view
 from duplexbench.trace.events import EpisodeStart, TraceEvent
 
@@ -70,6 +71,7 @@ class EpisodeScore(BaseModel):
         None, description="Media time at which the target state first held."
     )
     floor: FloorScore | None = None
+    usage: Usage = Field(default_factory=Usage)
 
 
 def _repetition(events: list[TraceEvent]) -> int:
@@ -125,6 +127,7 @@ def score_episode(
         termination_ms=view.end_ms,
         time_to_resolution_ms=time_to_resolution(item, events),
         floor=floor_score(view),
+        usage=episode_usage(events),
     )
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from duplexbench.scoring.episode import GATES, EpisodeScore
 from duplexbench.scoring.floor import correction_block, floor_block, timing_block
 from duplexbench.scoring.reliability import RESAMPLES, ItemRuns, reliability
+from duplexbench.scoring.usage import Price, usage_block
 
 
 def _rate(values: Sequence[bool]) -> float | None:
@@ -78,6 +79,7 @@ def build_summary(
     repeats: int,
     seed: int,
     judge: dict[str, Any] | None,
+    price: Price | None = None,
 ) -> dict[str, Any]:
     errors = [s for s in scores if s.status == "error"]
     return {
@@ -90,4 +92,5 @@ def build_summary(
         "judge": judge,
         "workflows": workflow_block(scores, repeats, seed),
         "floor": floor_block(scores),
+        "usage": usage_block([s.usage for s in scores], price),
     }

@@ -1,0 +1,381 @@
+"""`openai-realtime`: a streaming adapter for the OpenAI Realtime API (or any server speaking it).
+
+Spec: `openai-realtime[:MODEL][?voice=marin&base_url=wss://api.openai.com/v1&...]`
+(options: `RealtimeOptions`). The adapter connects to `{base_url}/realtime?model=MODEL`
+with the key from the environment variable `api_key_env` (the key is never
+stored, logged or put in an error), configures the session (instructions,
+function tools, PCM16 24 kHz both ways, server VAD) and waits for
+`session.updated`. A background reader translates server events into
+normalized events; `poll()` hands over what arrived.
+
+- Barge-in: `input_audio_buffer.speech_started` while a response is active or
+  its audio still plays -> `SpeechStarted`, `SpeechCancelled`, `response.cancel`
+  (if active) and `conversation.item.truncate` at the audio the user heard.
+  *Heard* is approximated by modelling the harness's playback queue: audio
+  plays in real time, in order, from the moment `poll()` hands it over. Every
+  item with audio still queued is truncated at the milliseconds of it already
+  played (never more than it received); items with nothing played (or never
+  polled) are left alone, as the service rejects a truncate at 0 ms of some
+  items. Deltas of a response we cancelled are dropped.
+- Tool calls: every function call of a response becomes a `ToolCallRequest`
+  (arguments parsed from JSON, or the raw string when malformed). Outputs go
+  back as `function_call_output` items; once the response is done and every
+  output is in, exactly one `response.create` follows (never while a response
+  is active). Calls of a response we cancelled are dropped.
+- Errors: `error` events become `AgentFailure` with the provider's code and
+  message, except benign ones (:data:`BENIGN_ERROR_CODES`, and any error
+  caused by our own `response.cancel` or `conversation.item.truncate`), which
+  are only counted in `benign_errors`. A closed connection, a non-JSON message,
+  undecodable audio or an inbox over `max_inbox` events -> `AgentFailure`.
+  Unknown event types are ignored and counted in `unknown_events`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from duplexbench.agents import openai_realtime_protocol as rt
+from duplexbench.agents.audio_protocol import AudioSession
+from duplexbench.agents.events import (
+    AgentEvent,
+    AgentFailure,
+    AudioDelta,
+    ResponseDone,
+    SpeechCancelled,
+    SpeechStarted,
+    SpeechStopped,
+    ToolCallRequest,
+    TranscriptDelta,
+)
+from duplexbench.agents.openai_realtime_protocol import RealtimeOptions
+from duplexbench.agents.protocol import AgentError, ToolResultMessage
+from duplexbench.agents.registry import AgentSpec, Channel, register_agent
+from duplexbench.agents.secrets import redact
+from duplexbench.agents.transport import (
+    Message,
+    Transport,
+    TransportClosed,
+    TransportError,
+    WebSocketTransport,
+)
+from duplexbench.audio.frames import AudioFrame
+
+__all__ = ["BENIGN_ERROR_CODES", "OpenAIRealtimeAgent", "RealtimeOptions"]
+
+BENIGN_ERROR_CODES = rt.BENIGN_ERROR_CODES
+
+
+class OpenAIRealtimeAgent:
+    """A `StreamingAgent` over the Realtime protocol (`transport` given: tests, fakes)."""
+
+    def __init__(self, options: RealtimeOptions, transport: Transport | None = None) -> None:
+        self.options = options
+        self.unknown_events: Counter[str] = Counter()
+        self.benign_errors: list[str] = []
+        self._transport = transport
+        self._key = _Secret(None)
+        self._reader: asyncio.Task[None] | None = None
+        self._inbox: deque[tuple[AgentEvent, str | None]] = deque()
+        self._failed = self._closing = False
+        self._ready = asyncio.Event()
+        self._configured = False
+        self._resamplers: dict[int, rt.StreamResampler] = {}
+        self._sent: dict[str, str] = {}
+        self._seq = 0
+        self._response_id: str | None = None
+        self._cancelled: set[str] = set()
+        self._calls_seen: set[str] = set()
+        self._response_calls: list[str] = []
+        self._awaiting: set[str] = set()
+        self._continue = False
+        self._playing: deque[list[Any]] = deque()  # [item id, samples handed over], in order
+        self._playback_end = 0.0
+        self._handlers: dict[str, Callable[[Message], Any]] = {
+            rt.SESSION_UPDATED: self._on_session_updated,
+            rt.ERROR: self._on_error,
+            rt.SPEECH_STARTED: self._on_speech_started,
+            rt.SPEECH_STOPPED: lambda m: self._push(SpeechStopped()),
+            rt.RESPONSE_CREATED: self._on_response_created,
+            rt.AUDIO_DELTA: self._on_audio,
+            rt.TRANSCRIPT_DELTA: self._on_transcript,
+            rt.ARGUMENTS_DONE: self._on_call,
+            rt.OUTPUT_ITEM_DONE: self._on_item_done,
+            rt.RESPONSE_DONE: self._on_response_done,
+        }
+
+    def __repr__(self) -> str:
+        return f"OpenAIRealtimeAgent(model={self.options.model!r}, url={self.options.url!r})"
+
+    # --- the StreamingAgent interface ---------------------------------------
+
+    async def connect(self, session: AudioSession) -> None:
+        if self._transport is None:
+            self._key = _Secret(self.options.api_key())
+            self._transport = await self._open()
+        self._reader = asyncio.create_task(self._read())
+        text = session.session
+        await self._send(
+            rt.session_update(
+                instructions=text.instructions,
+                tools=text.tools,
+                voice=self.options.voice,
+                turn_detection=self.options.turn_detection(),
+                transcription_model=self.options.transcription or None,
+                api=self.options.api,
+            )
+        )
+        try:
+            await asyncio.wait_for(self._ready.wait(), self.options.connect_timeout)
+        except TimeoutError:
+            raise AgentError(
+                f"openai-realtime: no session.updated within {self.options.connect_timeout:g} s"
+            ) from None
+        if not self._configured:  # an error or a disconnect came first
+            failure = next(e for e, _ in self._inbox if isinstance(e, AgentFailure))
+            raise AgentError(failure.message.replace(": ", ": session setup failed: ", 1))
+
+    async def send_audio(self, frame: AudioFrame) -> None:
+        if self._failed or self._closing:
+            return
+        stream = self._resamplers.get(frame.sample_rate)
+        if stream is None:
+            stream = rt.StreamResampler(frame.sample_rate, rt.WIRE_RATE)
+            self._resamplers[frame.sample_rate] = stream
+        wire = stream.process(frame.samples)
+        if len(wire):
+            await self._send(rt.append_audio(wire), track=False)
+
+    async def send_tool_result(self, result: ToolResultMessage) -> None:
+        if self._failed or self._closing:
+            return
+        await self._send(rt.function_output(result.call_id, result.output))
+        self._awaiting.discard(result.call_id)
+        await self._maybe_continue()
+
+    def poll(self) -> Sequence[AgentEvent]:
+        now = time.monotonic()
+        events: list[AgentEvent] = []
+        while self._inbox:
+            event, item = self._inbox.popleft()
+            if isinstance(event, AudioDelta):
+                self._hand_over(item, len(event.pcm), now)
+            elif isinstance(event, SpeechCancelled):
+                self._playing.clear()
+                self._playback_end = now
+            events.append(event)
+        return events
+
+    def _hand_over(self, item: str | None, samples: int, now: float) -> None:
+        """Model the harness's playback: audio plays in real time once polled."""
+        self._playback_end = max(self._playback_end, now) + samples / rt.WIRE_RATE
+        if self._playing and self._playing[-1][0] == item:
+            self._playing[-1][1] += samples
+        else:
+            self._playing.append([item, samples])
+        queued = (self._playback_end - now) * rt.WIRE_RATE
+        total = sum(n for _, n in self._playing)
+        while len(self._playing) > 1 and total - self._playing[0][1] >= queued:
+            total -= self._playing.popleft()[1]  # fully played
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._reader is not None:
+            self._reader.cancel()
+            await asyncio.gather(self._reader, return_exceptions=True)
+        if self._transport is not None:
+            with contextlib.suppress(Exception):  # a broken connection must not mask the end
+                await self._transport.close()
+
+    # --- plumbing ---------------------------------------------------------
+
+    def _push(self, event: AgentEvent, item: str | None = None) -> None:
+        if len(self._inbox) >= self.options.max_inbox:
+            self._fail(f"more than {self.options.max_inbox} events waiting to be polled")
+            return
+        self._inbox.append((event, item))
+
+    def _fail(self, message: str) -> None:
+        if not self._failed:
+            self._failed = True
+            text = redact(f"openai-realtime: {message}", [self._key.value])
+            self._inbox.append((AgentFailure(text), None))
+            self._ready.set()
+
+    async def _open(self) -> Transport:
+        headers = self.options.headers(self._key.value)
+        try:
+            return await WebSocketTransport.connect(self.options.url, headers)
+        except TransportClosed as exc:
+            raise AgentError(redact(f"openai-realtime: {exc}", [self._key.value])) from None
+
+    async def _send(self, message: Message, track: bool = True) -> None:
+        assert self._transport is not None
+        if track:
+            self._seq += 1
+            message["event_id"] = f"evt_db_{self._seq}"
+            self._sent[message["event_id"]] = message["type"]
+        try:
+            await self._transport.send(message)
+        except TransportClosed as exc:
+            if not self._closing:
+                self._fail(f"connection closed: {exc}")
+
+    async def _read(self) -> None:
+        assert self._transport is not None
+        try:
+            while not self._failed:
+                message = await self._transport.recv(None)
+                if message is not None:
+                    await self._dispatch(message)
+        except TransportClosed as exc:
+            if not self._closing:
+                self._fail(f"connection closed: {exc}")
+        except TransportError as exc:
+            self._fail(f"malformed message from the server: {exc}")
+
+    async def _dispatch(self, message: Message) -> None:
+        kind = rt.canonical(str(message.get("type")))
+        handler = self._handlers.get(kind)
+        if handler is None:
+            if kind not in rt.IGNORED_SERVER_EVENTS:
+                self.unknown_events[kind] += 1
+            return
+        try:
+            result = handler(message)
+            if asyncio.iscoroutine(result):
+                await result
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            self._fail(f"malformed {kind} event: {type(exc).__name__}: {exc}")
+
+    # --- server events ------------------------------------------------------
+
+    def _on_error(self, message: Message) -> None:
+        code, text, cause = rt.error_fields(message)
+        caused_by = self._sent.get(cause or "")
+        if code in BENIGN_ERROR_CODES or caused_by in (rt.RESPONSE_CANCEL, rt.ITEM_TRUNCATE):
+            self.benign_errors.append(f"{code}: {text}")
+        else:
+            self._fail(f"provider error {code}: {text}")
+
+    def _on_session_updated(self, message: Message) -> None:
+        self._configured = True
+        self._ready.set()
+
+    def _on_response_created(self, message: Message) -> None:
+        response = message.get("response") or {}
+        self._response_id = str(response.get("id") or "")
+        self._response_calls = []
+
+    def _on_audio(self, message: Message) -> None:
+        if message.get("response_id") in self._cancelled:
+            return
+        try:
+            pcm = rt.decode_pcm16(message.get("delta"))
+        except ValueError as exc:
+            self._fail(f"audio delta: {exc}")
+            return
+        item = message.get("item_id")
+        self._push(AudioDelta(pcm, rt.WIRE_RATE), item if isinstance(item, str) else None)
+
+    def _on_transcript(self, message: Message) -> None:
+        delta = message.get("delta")
+        if message.get("response_id") not in self._cancelled and isinstance(delta, str) and delta:
+            self._push(TranscriptDelta(delta))
+
+    def _on_call(self, message: Message) -> None:
+        call_id = str(message.get("call_id") or "")
+        if message.get("response_id") in self._cancelled or call_id in self._calls_seen:
+            return
+        self._calls_seen.add(call_id)
+        arguments = rt.tool_arguments(message.get("arguments"))
+        self._push(ToolCallRequest(str(message.get("name") or ""), arguments, call_id or None))
+        self._awaiting.add(call_id)
+        self._response_calls.append(call_id)
+
+    def _on_item_done(self, message: Message) -> None:
+        item = message.get("item") or {}
+        if item.get("type") == "function_call" and item.get("status") != "incomplete":
+            self._on_call({**item, "response_id": message.get("response_id")})
+
+    async def _on_speech_started(self, message: Message) -> None:
+        self._push(SpeechStarted())
+        now = time.monotonic()
+        active = self._response_id
+        if active is None and self._playback_end <= now:
+            return
+        self._push(SpeechCancelled())
+        if active is not None:
+            self._cancelled.add(active)
+            await self._send(
+                {"type": rt.RESPONSE_CANCEL, **({"response_id": active} if active else {})}
+            )
+        queued = max(0.0, self._playback_end - now) * rt.WIRE_RATE
+        for item, samples in reversed(self._playing):  # each item cut short: what was heard
+            if queued <= 0:
+                break
+            unplayed = min(queued, samples)
+            queued -= unplayed
+            heard_ms = int((samples - unplayed) * 1000 // rt.WIRE_RATE)
+            if item is not None and heard_ms > 0:
+                await self._send(rt.truncate(item, heard_ms))
+        self._playing.clear()
+        self._playback_end = now
+
+    async def _on_response_done(self, message: Message) -> None:
+        response = message.get("response") or {}
+        rid = str(response.get("id") or "")
+        if rid == self._response_id or not rid:
+            self._response_id = None
+        self._push(ResponseDone())
+        usage = rt.usage(response)
+        if usage is not None:
+            self._push(usage)
+        status = response.get("status")
+        if status == "failed":
+            details = response.get("status_details") or {}
+            error = details.get("error") if isinstance(details, dict) else None
+            self._fail(f"response failed: {error or details}")
+            return
+        if (
+            status == "cancelled"
+            and rid not in self._cancelled
+            and self._playback_end > time.monotonic()
+        ):
+            self._push(SpeechCancelled())  # the server stopped a response whose audio still plays
+        self._cancelled.discard(rid)
+        if self._response_calls:
+            self._response_calls = []
+            self._continue = True
+        await self._maybe_continue()
+
+    async def _maybe_continue(self) -> None:
+        """One `response.create` once the response is done and all its outputs are in."""
+        if self._continue and not self._awaiting and self._response_id is None:
+            self._continue = False
+            await self._send({"type": rt.RESPONSE_CREATE})
+
+
+class _Secret:
+    """Holds the key for redaction; never shows it (repr, vars)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: str | None) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return "_Secret(***)"
+
+
+@register_agent(
+    "openai-realtime",
+    description="OpenAI Realtime API over WebSocket (or any server speaking it, e.g. serve-agent).",
+    channels=("audio",),
+)
+def _factory(spec: AgentSpec, channel: Channel) -> Any:  # a StreamingAgent
+    return OpenAIRealtimeAgent(RealtimeOptions.from_spec(spec))

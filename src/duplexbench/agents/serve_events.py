@@ -1,0 +1,318 @@
+"""`serve-agent`'s Realtime state: the session settings, and agent events -> server events.
+
+`SessionSettings` reads `session.update` in the GA shape (`audio.input`,
+`audio.output`) or the beta one (`voice`, `turn_detection`, `*_audio_format`);
+only PCM16 at 24 kHz is accepted, and an update that asks for anything else is
+rejected whole.
+
+A `ResponseWriter` turns what a local agent returns from a step into the
+events a Realtime client expects: the first transcript, audio or tool call
+opens a response (`response.created`); speech goes into an assistant
+`message` item (`output_item.added`, `content_part.added`, then
+`output_audio_transcript.delta` and `output_audio.delta` in 200 ms chunks of
+24 kHz PCM16); a tool call closes the open message and becomes a
+`function_call` item (`output_item.added`, `function_call_arguments.done`,
+`output_item.done`); `ResponseDone` closes the response (`response.done` with
+a synthetic usage block) and `SpeechCancelled` closes it as `cancelled`.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from duplexbench.agents import openai_realtime_protocol as rt
+from duplexbench.agents.events import (
+    AgentEvent,
+    AgentFailure,
+    AudioDelta,
+    EndCall,
+    ResponseDone,
+    SpeechCancelled,
+    ToolCallRequest,
+    TranscriptDelta,
+)
+from duplexbench.agents.protocol import ToolSpec
+from duplexbench.audio.pcm import AudioFormatError, resample, to_mono
+
+Message = rt.Message
+Send = Callable[..., Awaitable[None]]
+"""`send(event_type, **fields)`: sends one server event."""
+CHUNK_SAMPLES = rt.WIRE_RATE // 5  # 200 ms of audio per output delta
+DEFAULT_TURN_DETECTION: Message = {"type": "server_vad", "silence_duration_ms": 500}
+_PCM = ("audio/pcm", rt.WIRE_RATE)
+
+
+@dataclass
+class SessionSettings:
+    """The session as the client configured it (`session.update`, GA or beta shape)."""
+
+    model: str = ""
+    instructions: str = ""
+    tools: tuple[ToolSpec, ...] = ()
+    voice: str = "marin"
+    turn_detection: Message | None = field(default_factory=lambda: dict(DEFAULT_TURN_DETECTION))
+    id: str = field(default_factory=lambda: f"sess_{secrets.token_hex(8)}")
+
+    @property
+    def silence_ms(self) -> int:
+        return int((self.turn_detection or {}).get("silence_duration_ms", 500))
+
+    def apply(self, s: Message) -> bool:
+        """Apply a `session` object (all or nothing: ValueError); True if turn detection changed."""
+        audio = s.get("audio") or {}
+        audio_in, audio_out = audio.get("input") or {}, audio.get("output") or {}
+        for fmt in (audio_in.get("format"), audio_out.get("format")):
+            if fmt is not None and (fmt.get("type"), fmt.get("rate", rt.WIRE_RATE)) != _PCM:
+                raise ValueError(f"unsupported audio format {fmt}; only audio/pcm at 24000 Hz")
+        for key in ("input_audio_format", "output_audio_format"):
+            if s.get(key, "pcm16") != "pcm16":
+                raise ValueError(f"unsupported {key} {s[key]!r}; only pcm16")
+        tools = tuple(
+            ToolSpec(str(t["name"]), str(t.get("description", "")), dict(t.get("parameters") or {}))
+            for t in s.get("tools", self.tool_dicts())
+        )
+        changed = "turn_detection" in audio_in or "turn_detection" in s
+        if changed:
+            self.turn_detection = audio_in.get("turn_detection", s.get("turn_detection"))
+        self.tools = tools
+        self.instructions = str(s.get("instructions", self.instructions))
+        self.voice = str(audio_out.get("voice") or s.get("voice") or self.voice)
+        return changed
+
+    def tool_dicts(self) -> list[Message]:
+        return [rt.function_tool(t) for t in self.tools]
+
+    def to_object(self) -> Message:
+        pcm = {"type": "audio/pcm", "rate": rt.WIRE_RATE}
+        return {
+            "type": "realtime",
+            "object": "realtime.session",
+            "id": self.id,
+            "model": self.model,
+            "instructions": self.instructions,
+            "tools": self.tool_dicts(),
+            "tool_choice": "auto",
+            "output_modalities": ["audio"],
+            "audio": {
+                "input": {"format": pcm, "turn_detection": self.turn_detection},
+                "output": {"format": pcm, "voice": self.voice},
+            },
+        }
+
+
+class ServerEvents:
+    """Builds server events with fresh ids (`event_N`, `resp_N`, `item_N`)."""
+
+    def __init__(self) -> None:
+        self._n = 0
+
+    def new_id(self, prefix: str) -> str:
+        self._n += 1
+        return f"{prefix}_{self._n:06d}"
+
+    def event(self, event_type: str, **fields: Any) -> Message:
+        return {"type": event_type, "event_id": self.new_id("event"), **fields}
+
+    def error(
+        self, code: str, message: str, *, kind: str = "invalid_request_error", cause: Any = None
+    ) -> Message:
+        body = {"type": kind, "code": code, "message": message, "param": None}
+        body["event_id"] = cause if isinstance(cause, str) else None
+        return self.event(rt.ERROR, error=body)
+
+
+def response_object(
+    response_id: str, status: str, output: list[Message], usage_block: Message | None = None
+) -> Message:
+    return {
+        "id": response_id,
+        "object": "realtime.response",
+        "status": status,
+        "status_details": None
+        if status != "cancelled"
+        else {"type": "cancelled", "reason": "client_cancelled"},
+        "output": output,
+        "output_modalities": ["audio"],
+        "usage": usage_block,
+    }
+
+
+def usage_block(input_ms: int, output_ms: int, words: int) -> Message:
+    """A synthetic usage block: audio at 10 tokens/s in and 20 tokens/s out, a token per word."""
+    audio_in, audio_out = input_ms // 100, output_ms // 50
+    return {
+        "total_tokens": audio_in + audio_out + words,
+        "input_tokens": audio_in,
+        "output_tokens": audio_out + words,
+        "input_token_details": {"audio_tokens": audio_in, "text_tokens": 0, "cached_tokens": 0},
+        "output_token_details": {"audio_tokens": audio_out, "text_tokens": words},
+    }
+
+
+class AgentFault(Exception):
+    """The local agent failed or produced something that cannot be sent."""
+
+
+@dataclass
+class _Response:
+    id: str
+    output: list[Message] = field(default_factory=list)
+    message: Message | None = None
+    transcript: list[str] = field(default_factory=list)
+    audio_samples: int = 0
+    words: int = 0
+
+
+class ResponseWriter:
+    """Writes one session's responses; `calls` maps each call id to its tool name."""
+
+    def __init__(self, send: Send, ids: ServerEvents) -> None:
+        self.send, self.ids = send, ids
+        self.out: _Response | None = None
+        self.calls: dict[str, str] = {}
+        self.input_ms = 0
+        """User audio heard since the last response (for the usage block)."""
+        self.end_calls = 0
+
+    @property
+    def active(self) -> bool:
+        return self.out is not None
+
+    async def write(self, events: Sequence[AgentEvent]) -> None:
+        """Send the server events for a step's agent events; AgentFault if they are unusable."""
+        for event in events:
+            if isinstance(event, TranscriptDelta):
+                out, item = await self._open_message()
+                out.transcript.append(event.text)
+                out.words += len(event.text.split())
+                await self.send(rt.TRANSCRIPT_DELTA, **self._where(out, item), delta=event.text)
+            elif isinstance(event, AudioDelta):
+                await self._audio(event)
+            elif isinstance(event, ToolCallRequest):
+                await self._call(event)
+            elif isinstance(event, ResponseDone):
+                await self.finish("completed")
+            elif isinstance(event, SpeechCancelled):
+                await self.finish("cancelled")
+            elif isinstance(event, EndCall):
+                self.end_calls += 1
+            elif isinstance(event, AgentFailure):
+                raise AgentFault(event.message)
+
+    def _where(self, out: _Response, item: Message) -> Message:
+        return {
+            "response_id": out.id,
+            "item_id": item["id"],
+            "output_index": out.output.index(item),
+            "content_index": 0,
+        }
+
+    async def _response(self) -> _Response:
+        if self.out is None:
+            self.out = _Response(self.ids.new_id("resp"))
+            await self.send(
+                rt.RESPONSE_CREATED, response=response_object(self.out.id, "in_progress", [])
+            )
+        return self.out
+
+    async def _open_message(self) -> tuple[_Response, Message]:
+        out = await self._response()
+        if out.message is None:
+            out.message = {
+                "id": self.ids.new_id("item"),
+                "object": "realtime.item",
+                "type": "message",
+                "role": "assistant",
+                "status": "in_progress",
+                "content": [],
+            }
+            out.output.append(out.message)
+            where = self._where(out, out.message)
+            await self.send(
+                rt.OUTPUT_ITEM_ADDED,
+                response_id=out.id,
+                output_index=where["output_index"],
+                item=out.message,
+            )
+            await self.send(
+                rt.CONTENT_PART_ADDED, **where, part={"type": "audio", "transcript": ""}
+            )
+        return out, out.message
+
+    async def _audio(self, event: AudioDelta) -> None:
+        try:
+            wire = resample(to_mono(np.asarray(event.pcm)), event.sample_rate, rt.WIRE_RATE)
+        except AudioFormatError as exc:
+            raise AgentFault(f"agent audio: {exc}") from None
+        out, item = await self._open_message()
+        out.audio_samples += len(wire)
+        for start in range(0, len(wire), CHUNK_SAMPLES):
+            chunk = rt.encode_pcm16(wire[start : start + CHUNK_SAMPLES])
+            await self.send(rt.AUDIO_DELTA, **self._where(out, item), delta=chunk)
+
+    async def _close_message(self, out: _Response, status: str) -> None:
+        item, out.message = out.message, None
+        if item is None:
+            return
+        where, text = self._where(out, item), "".join(out.transcript)
+        part = {"type": "output_audio", "transcript": text}
+        await self.send(rt.AUDIO_DONE, **where)
+        await self.send(rt.TRANSCRIPT_DONE, **where, transcript=text)
+        await self.send(rt.CONTENT_PART_DONE, **where, part={"type": "audio", "transcript": text})
+        item.update(status=status, content=[part])
+        await self.send(
+            rt.OUTPUT_ITEM_DONE, response_id=out.id, output_index=where["output_index"], item=item
+        )
+        out.transcript = []
+
+    async def _call(self, event: ToolCallRequest) -> None:
+        out = await self._response()
+        await self._close_message(out, "completed")
+        call_id = event.call_id or self.ids.new_id("call")
+        arguments = (
+            event.arguments if isinstance(event.arguments, str) else json.dumps(event.arguments)
+        )
+        item = {
+            "id": self.ids.new_id("item"),
+            "object": "realtime.item",
+            "type": "function_call",
+            "status": "in_progress",
+            "name": event.name,
+            "call_id": call_id,
+            "arguments": "",
+        }
+        out.output.append(item)
+        index = len(out.output) - 1
+        await self.send(
+            rt.OUTPUT_ITEM_ADDED, response_id=out.id, output_index=index, item=dict(item)
+        )
+        item.update(status="completed", arguments=arguments)
+        await self.send(
+            rt.ARGUMENTS_DONE,
+            response_id=out.id,
+            item_id=item["id"],
+            output_index=index,
+            call_id=call_id,
+            name=event.name,
+            arguments=arguments,
+        )
+        await self.send(rt.OUTPUT_ITEM_DONE, response_id=out.id, output_index=index, item=item)
+        self.calls[call_id] = event.name
+
+    async def finish(self, status: str) -> None:
+        """End the active response (if any) with `completed` or `cancelled`."""
+        out, self.out = self.out, None
+        if out is None:
+            return
+        await self._close_message(out, "completed" if status == "completed" else "incomplete")
+        usage = usage_block(self.input_ms, out.audio_samples * 1000 // rt.WIRE_RATE, out.words)
+        self.input_ms = 0
+        await self.send(
+            rt.RESPONSE_DONE, response=response_object(out.id, status, out.output, usage)
+        )

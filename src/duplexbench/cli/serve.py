@@ -1,0 +1,80 @@
+"""`duplexbench serve-agent`: a local audio agent behind the OpenAI Realtime protocol."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import click
+
+from duplexbench.agents.serve import RealtimeServer, ServeConfig
+from duplexbench.cli._common import fail
+from duplexbench.orchestrator.audio_loop import BankSpeech
+from duplexbench.speech.bank import SpeechBank
+from duplexbench.speech.tts import DEFAULT_VOICE
+
+
+@click.command("serve-agent")
+@click.option("--agent", required=True, help="Agent spec of a local audio agent, e.g. echo.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--frame-ms", default=20, show_default=True, type=click.IntRange(10, 1000))
+@click.option("--allow-remote", is_flag=True, help="Allow binding a non-loopback address.")
+@click.option("--max-message-mb", default=16, show_default=True, type=click.IntRange(1, 1024))
+@click.option("--max-session-s", default=1800.0, show_default=True, type=click.FloatRange(1))
+@click.option("--idle-timeout-s", default=60.0, show_default=True, type=click.FloatRange(0.1))
+@click.option(
+    "--speech-cache",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Speech bank lent to the agent (default: $DUPLEXBENCH_SPEECH_CACHE or ~/.cache/...).",
+)
+@click.option("--voice", default=str(DEFAULT_VOICE), show_default=True, help="The agent's voice.")
+def serve_agent_command(
+    *,
+    agent: str,
+    host: str,
+    port: int,
+    frame_ms: int,
+    allow_remote: bool,
+    max_message_mb: int,
+    max_session_s: float,
+    idle_timeout_s: float,
+    speech_cache: Path | None,
+    voice: str,
+) -> None:
+    """Serve AGENT over the OpenAI Realtime protocol (WebSocket) until Ctrl-C.
+
+    Each connection gets a fresh agent that hears the client's audio frame by
+    frame. Connect any Realtime client with base URL ws://HOST:PORT/v1, e.g.
+    the agent spec `openai-realtime?base_url=ws://127.0.0.1:8765/v1`.
+    """
+    config = ServeConfig(
+        agent=agent,
+        host=host,
+        port=port,
+        frame_ms=frame_ms,
+        allow_remote=allow_remote,
+        max_message_bytes=max_message_mb * 1024 * 1024,
+        max_session_s=max_session_s,
+        idle_timeout_s=idle_timeout_s,
+        speech=BankSpeech(SpeechBank(speech_cache), voice),
+    )
+    try:
+        server = RealtimeServer(config)
+    except ValueError as exc:
+        fail(str(exc))
+        return
+    try:
+        asyncio.run(_serve(server))
+    except KeyboardInterrupt:
+        click.echo("stopped", err=True)
+    except OSError as exc:
+        fail(f"cannot serve on {host}:{port}: {exc}")
+
+
+async def _serve(server: RealtimeServer) -> None:
+    async with server:
+        click.echo(f"serving {server.spec.raw} (OpenAI Realtime protocol) at {server.url}")
+        click.echo(f"  agent spec: openai-realtime?base_url={server.url}", err=True)
+        click.echo("  Ctrl-C stops", err=True)
+        await asyncio.Future()
