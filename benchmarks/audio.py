@@ -1,9 +1,10 @@
-"""Audio-channel benchmarks of the full-duplex issue (reported, never asserted).
+"""Audio-channel benchmarks (reported, never asserted).
 
 Targets: VirtualClock with the oracle and pre-rendered speech at least 500x
 real time for a 3-minute conversation on one core; orchestrator overhead per
 20 ms frame under 50 us with a no-op agent; peak memory of one episode under
-300 MB. Prints JSON. Run with `taskset -c 0` to hold it to one core.
+300 MB; the reference agent at a real-time factor of at most 0.3 on one core.
+Prints JSON. Run with `taskset -c 0` to hold it to one core.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import tracemalloc
 from pathlib import Path
 
 from duplexbench.agents.audio_builtin import AudioOracle, SilentAgent
+from duplexbench.agents.cascade import CascadeAgent
+from duplexbench.agents.reference import ReferenceDialogue
 from duplexbench.items.load import item_checksum, load_item, parse_item
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode
@@ -84,6 +87,7 @@ def main() -> dict[str, object]:
     out: dict[str, object] = {"python": sys.version.split()[0]}
     out["oracle_3min"] = [oracle(bank, ms) for ms in (20, 40, 200)]
     out["noop_overhead"] = noop_frames(bank)
+    out["reference_agent"] = reference_rtf(bank)
     out["process_peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     out["note"] = (
         "episode_peak_mb: Python and numpy allocations during one warm episode (tracemalloc); "
@@ -94,3 +98,27 @@ def main() -> dict[str, object]:
 
 if __name__ == "__main__":
     print(json.dumps(main(), indent=2))
+
+
+def reference_rtf(bank: SpeechBank) -> dict[str, object]:
+    """Real-time factor (wall / media) of the reference cascade over whole workflows."""
+    media = wall = 0.0
+    names = ["form-expense-correction", "order-revocation", "meeting-scheduling"]
+    for name in names:
+        item = load_item(ROOT / "tests" / "fixtures" / f"{name}.yaml")
+        config = AudioChannelConfig()
+        AudioEpisode(setup(item), CascadeAgent(ReferenceDialogue()), bank, config=config).run()
+        start = time.perf_counter()
+        record = AudioEpisode(
+            setup(item), CascadeAgent(ReferenceDialogue()), bank, config=config
+        ).run()
+        wall += time.perf_counter() - start
+        media += record.events[-1].t_ms / 1000
+    return {
+        "items": names,
+        "media_s": round(media, 1),
+        "wall_s": round(wall, 2),
+        "real_time_factor": round(wall / media, 3),
+        "target_rtf": 0.3,
+        "note": "warm speech bank: the agent's lines are cached after the first run",
+    }

@@ -58,6 +58,7 @@ from duplexbench.agents.registry import AgentSpec, Channel, register_agent
 from duplexbench.agents.secrets import redact
 from duplexbench.agents.transport import (
     Message,
+    Outbox,
     Transport,
     TransportClosed,
     TransportError,
@@ -80,6 +81,7 @@ class OpenAIRealtimeAgent:
         self._transport = transport
         self._key = _Secret(None)
         self._reader: asyncio.Task[None] | None = None
+        self._outbox: Outbox | None = None
         self._inbox: deque[tuple[AgentEvent, str | None]] = deque()
         self._failed = self._closing = False
         self._ready = asyncio.Event()
@@ -117,6 +119,8 @@ class OpenAIRealtimeAgent:
         if self._transport is None:
             self._key = _Secret(self.options.api_key())
             self._transport = await self._open()
+        self._outbox = Outbox(self._transport.send, self._peer_closed)
+        self._outbox.start()
         self._reader = asyncio.create_task(self._read())
         text = session.session
         await self._send(
@@ -147,8 +151,8 @@ class OpenAIRealtimeAgent:
             stream = rt.StreamResampler(frame.sample_rate, rt.WIRE_RATE)
             self._resamplers[frame.sample_rate] = stream
         wire = stream.process(frame.samples)
-        if len(wire):
-            await self._send(rt.append_audio(wire), track=False)
+        if len(wire) and self._outbox is not None:
+            await self._outbox.put_wait(rt.append_audio(wire))
 
     async def send_tool_result(self, result: ToolResultMessage) -> None:
         if self._failed or self._closing:
@@ -184,12 +188,16 @@ class OpenAIRealtimeAgent:
 
     async def close(self) -> None:
         self._closing = True
+        if self._outbox is not None:
+            await self._outbox.close()
         if self._reader is not None:
             self._reader.cancel()
             await asyncio.gather(self._reader, return_exceptions=True)
         if self._transport is not None:
             with contextlib.suppress(Exception):  # a broken connection must not mask the end
                 await self._transport.close()
+        if self._outbox is not None and self._outbox.error is not None:
+            raise self._outbox.error  # a send that failed for another reason is never lost
 
     # --- plumbing ---------------------------------------------------------
 
@@ -214,16 +222,17 @@ class OpenAIRealtimeAgent:
             raise AgentError(redact(f"openai-realtime: {exc}", [self._key.value])) from None
 
     async def _send(self, message: Message, track: bool = True) -> None:
-        assert self._transport is not None
+        """Queue a message for the writer task (never waits: the reader calls this too)."""
+        assert self._outbox is not None
         if track:
             self._seq += 1
             message["event_id"] = f"evt_db_{self._seq}"
             self._sent[message["event_id"]] = message["type"]
-        try:
-            await self._transport.send(message)
-        except TransportClosed as exc:
-            if not self._closing:
-                self._fail(f"connection closed: {exc}")
+        self._outbox.put(message)
+
+    def _peer_closed(self, reason: str) -> None:
+        if not self._closing:
+            self._fail(f"connection closed: {reason}")
 
     async def _read(self) -> None:
         assert self._transport is not None

@@ -47,6 +47,7 @@ from duplexbench.agents.serve_events import (
     ServerEvents,
     SessionSettings,
 )
+from duplexbench.agents.transport import Outbox
 from duplexbench.audio.frames import AudioFrame
 from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
 from duplexbench.audio.vad import StreamingVad
@@ -176,6 +177,7 @@ class _Session:
         self.results: list[ToolResultMessage] = []
         self.user_item: str | None = None
         self.writer = ResponseWriter(self.send, self.ids)
+        self.outbox = Outbox(self.ws.send, lambda reason: None)
         self.handlers: dict[str, Callable[[Message], Awaitable[None]]] = {
             rt.SESSION_UPDATE: self._session_update,
             rt.APPEND: self._append,
@@ -192,6 +194,7 @@ class _Session:
 
     async def run(self) -> None:
         self.stats.end = "client closed"
+        self.outbox.start()
         try:
             await self._create_agent()
             await self.send(rt.SESSION_CREATED, session=self.settings.to_object())
@@ -200,11 +203,13 @@ class _Session:
                 await self._on_raw(await self._next(deadline))
         except _End as end:
             self.stats.end = str(end)
+            await self.outbox.close()
             with contextlib.suppress(ConnectionClosed):
                 await self.ws.close(1000, str(end)[:120])
         except ConnectionClosed:
             pass
         finally:
+            await self.outbox.close(timeout=0.5)
             self.stats.end_calls = self.writer.end_calls
             if self.agent is not None:
                 with contextlib.suppress(Exception):
@@ -239,12 +244,13 @@ class _Session:
             raise _End(code) from None
 
     async def send(self, event_type: str, **fields: Any) -> None:
-        await self.ws.send(json.dumps(self.ids.event(event_type, **fields)))
+        """Queue an event for the writer task: reading never waits on a slow client."""
+        self.outbox.put(json.dumps(self.ids.event(event_type, **fields)))
 
     async def error(self, code: str, message: str, cause: Any = None, kind: str = "") -> None:
         self.stats.errors.append(code)
         event = self.ids.error(code, message, cause=cause, kind=kind or "invalid_request_error")
-        await self.ws.send(json.dumps(event))
+        self.outbox.put(json.dumps(event))
 
     async def _on_raw(self, raw: str | bytes) -> None:
         if len(raw) > self.config.max_message_bytes:
