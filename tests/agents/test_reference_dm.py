@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import fixture_item
-from duplexbench.agents.protocol import ToolSpec
+from duplexbench.agents.protocol import AgentSession, ToolSpec
 from duplexbench.agents.reference import ReferenceDialogue
 from duplexbench.agents.reference.schema import FieldInfo, classify
 from duplexbench.agents.reference.understand import (
@@ -117,3 +117,16 @@ def test_the_reference_agent_never_reads_hidden_state() -> None:
     agent = ReferenceDialogue()
     run_and_score(fixture_item("form-expense-correction"), agent)
     assert not hasattr(agent, "session") or getattr(agent, "session", None) is None
+
+
+def test_a_correction_with_an_approval_is_not_a_refusal() -> None:
+    dm = ReferenceDialogue()
+    item = fixture_item("order-revocation")
+    specs = tuple(ToolSpec(t.name, t.description, tool_parameters(item, t)) for t in item.tools)
+    dm.start(AgentSession("x", specs, item.id, 0))
+    dm.s.asked_approval = True
+    dm._approval_answer("No, the item is A4 copy paper. You have my approval, go ahead.")
+    assert not dm.s.declined
+    dm.s.asked_approval = True
+    dm._approval_answer("Hold on, please don't do that yet.")
+    assert dm.s.declined and not dm.s.approved

@@ -67,3 +67,12 @@ def test_fix_is_said_with_the_field_name() -> None:
         if isinstance(e, UserUtterance) and "fix:employee_id" in e.data.plan_ids
     ]
     assert "employee id is E1042" in fix.data.text
+
+
+def test_the_latest_statement_of_a_value_counts() -> None:
+    """Regression: a cut-off earlier readback must not trigger a false correction."""
+    policy = UserPolicy(fixture_item("order-revocation"))
+    asked(policy, "quantity")
+    heard = ("Here is what I have: supplier X, quantity 7,", "Just to confirm, the quantity is 10?")
+    obs = Observation(t_ms=0, acts=("CONFIRM:quantity",), agent_spoke=True, heard=heard)
+    assert [p.plan_id for p in policy.react(obs)] == ["confirm"]

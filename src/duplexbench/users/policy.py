@@ -230,7 +230,7 @@ class UserPolicy:
             version = self._current_version(slot)
             if version is not None:
                 current[slot] = version
-        wrong = self.readback.wrong(" ".join(obs.heard), current)
+        wrong = self.readback.wrong(list(obs.heard), current)
         return [self._plan(f"fix:{f.id}", "correct", [f], "readback") for f in wrong]
 
     def _approval(self, action: str) -> Plan:

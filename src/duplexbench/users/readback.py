@@ -47,14 +47,18 @@ class ReadbackChecker:
             and values_match(grader, f"{stated} {year}", fact.value)
         )
 
-    def wrong(self, heard: str, current: dict[str, Fact]) -> list[Fact]:
-        """Facts (current versions, keyed by slot) the agent stated wrongly in `heard`."""
+    def wrong(self, heard: list[str], current: dict[str, Fact]) -> list[Fact]:
+        """Facts (current versions, keyed by slot) the agent last stated wrongly."""
+        latest: dict[str, tuple[str, str]] = {}
+        for sentence in heard:  # a later statement of a slot replaces an earlier one
+            for slot, stated in self.observer.stated_values(sentence).items():
+                latest[slot] = (stated, sentence)
         out = []
-        for slot, stated in self.observer.stated_values(heard).items():
+        for slot, (stated, sentence) in latest.items():
             fact = current.get(slot)
             if fact is None or not stated or self.fixes.get(slot, 0) >= MAX_FIXES:
                 continue
-            if not self._matches(fact, stated, heard):
+            if not self._matches(fact, stated, sentence):
                 self.fixes[slot] = self.fixes.get(slot, 0) + 1
                 out.append(fact)
         return out

@@ -12,6 +12,7 @@ yes, stands down on a no or a revocation, and says goodbye.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -122,10 +123,7 @@ class ReferenceDialogue:
         s = self.s
         calls: list[AgentToolCall] = []
         if s.asked_approval and not s.approved:
-            if is_no(text) or is_correction(text):
-                s.declined, s.asked_approval = True, False
-            elif is_yes(text):
-                s.approved = True
+            self._approval_answer(text)
         if is_correction(text):
             named = self._mentioned(text)
             target = named or self._holding(old_value(text)) or self._field(s.last_written)
@@ -142,6 +140,18 @@ class ReferenceDialogue:
             calls += self._answer(s.pending, text)
         calls += self._volunteered(text)
         return calls
+
+    def _approval_answer(self, text: str) -> None:
+        """Yes or no to the approval question, sentence by sentence: "No, the X is Y"
+        is a correction, not a refusal; any refusal or correction holds the action."""
+        s = self.s
+        sentences = [p for p in re.split(r"(?<=[.!?])\s+", text) if p.strip()]
+        refused = any(is_no(p) and not is_correction(p) for p in sentences)
+        corrected = any(is_correction(p) for p in sentences)
+        if refused or corrected:
+            s.declined, s.asked_approval = refused, False
+        elif any(is_yes(p) for p in sentences):
+            s.approved = True
 
     def _answer(self, name: str, text: str) -> list[AgentToolCall]:
         info = self._field(name)
