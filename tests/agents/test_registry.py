@@ -50,3 +50,25 @@ def test_secret_options_are_redacted_in_records() -> None:
         redact_spec(raw) == "openai-realtime:m?api_key=***&api_key_env=OPENAI_API_KEY&voice=marin"
     )
     assert redact_spec("oracle") == "oracle"
+
+
+def test_third_party_agents_register_through_entry_points(monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded: list[str] = []
+
+    class FakeEntryPoint:
+        value = "my_package.duplexbench_agent"
+
+        def load(self) -> None:
+            loaded.append(self.value)
+
+            @register_agent("plugin-agent", description="from a plug-in", origin="my-package")
+            def _factory(spec: AgentSpec, channel: str) -> ScriptedAgent:
+                return ScriptedAgent([])
+
+    monkeypatch.setattr(
+        "duplexbench.agents.registry.entry_points", lambda group: [FakeEntryPoint()]
+    )
+    names = {a.name: a for a in list_agents()}
+    assert names["plugin-agent"].origin == "my-package" and loaded == [FakeEntryPoint.value]
+    list_agents()
+    assert loaded == [FakeEntryPoint.value]  # imported once

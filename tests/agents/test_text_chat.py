@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from duplexbench.agents import AgentError, AgentInput, AgentSession, get_agent
+from duplexbench.agents.cascade import CascadeAgent
 from duplexbench.agents.protocol import ToolResultMessage, ToolSpec
 from duplexbench.agents.text_chat import ChatCompletionsAgent, ChatConfig
 from duplexbench.items.load import item_checksum, load_item
@@ -259,3 +260,19 @@ def test_spec_needs_a_model_and_known_options() -> None:
     _, bad = get_agent("text:m?colour=blue")
     with pytest.raises(ValueError, match="unknown option"):
         info.create(bad, "text")
+
+
+def test_reference_agent_with_an_llm_brain(serve: Any) -> None:
+    """`reference?llm=openai:MODEL`: the cascade keeps its ASR/TTS, the LLM decides."""
+    server = serve([_say("Hello, what is your reservation code?")])
+    info, spec = get_agent(f"reference?llm=openai:brain-model&base_url={server.url}&temperature=0")
+    brain = info.create(spec, "text")
+    assert isinstance(brain, ChatCompletionsAgent)
+    record = _episode(brain)
+    assert server.requests[0]["model"] == "brain-model"
+    said = [e.data.text for e in record.events if e.type == "agent.utterance"]
+    assert said[0] == "Hello, what is your reservation code?"
+    voiced = info.create(spec, "audio")
+    assert isinstance(voiced, CascadeAgent) and isinstance(voiced.brain, ChatCompletionsAgent)
+    with pytest.raises(ValueError, match="openai:MODEL"):
+        info.create(get_agent("reference?llm=claude")[1], "text")

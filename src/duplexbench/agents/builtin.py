@@ -15,6 +15,7 @@ from duplexbench.agents.protocol import (
 )
 from duplexbench.agents.reference import ReferenceDialogue
 from duplexbench.agents.registry import AgentSpec, Channel, register_agent
+from duplexbench.agents.text_chat import ChatCompletionsAgent, ChatConfig
 
 
 class OracleAgent:
@@ -99,12 +100,21 @@ def _reference(spec: AgentSpec, channel: Channel) -> TextAgent | StepAgent:
         barge_in = int(options.pop("barge_in_ms", "600"))
     except ValueError as exc:
         raise ValueError(f"bad option for the reference agent: {exc}") from None
-    if options:
+    brain = _llm_brain(options) if "llm" in options else ReferenceDialogue(year=year)
+    if options and not isinstance(brain, ChatCompletionsAgent):
         raise ValueError(f"unknown option(s) for the reference agent: {sorted(options)}")
-    brain = ReferenceDialogue(year=year)
     if channel == "text":
         return brain
     return CascadeAgent(brain, endpoint_ms=endpoint, barge_in_ms=barge_in)
+
+
+def _llm_brain(options: dict[str, str]) -> TextAgent:
+    """`llm=openai:MODEL` (+ the `text` agent's options): an LLM replaces the rule-based brain."""
+    provider, _, model = options.pop("llm").partition(":")
+    if provider != "openai" or not model:
+        raise ValueError("reference: llm must be openai:MODEL (any OpenAI-compatible endpoint)")
+    chat = AgentSpec("text", model, options, f"text:{model}")
+    return ChatCompletionsAgent(ChatConfig.from_spec(chat))
 
 
 @register_agent("silent", description="Listens, never speaks.", channels=("audio",))
