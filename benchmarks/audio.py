@@ -82,24 +82,6 @@ def noop_frames(bank: SpeechBank) -> dict[str, float]:
     }
 
 
-def main() -> dict[str, object]:
-    bank = SpeechBank()
-    out: dict[str, object] = {"python": sys.version.split()[0]}
-    out["oracle_3min"] = [oracle(bank, ms) for ms in (20, 40, 200)]
-    out["noop_overhead"] = noop_frames(bank)
-    out["reference_agent"] = reference_rtf(bank)
-    out["process_peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-    out["note"] = (
-        "episode_peak_mb: Python and numpy allocations during one warm episode (tracemalloc); "
-        "process_peak_rss_mb includes the TTS model loaded to render the clips the first time"
-    )
-    return out
-
-
-if __name__ == "__main__":
-    print(json.dumps(main(), indent=2))
-
-
 def reference_rtf(bank: SpeechBank) -> dict[str, object]:
     """Real-time factor (wall / media) of the reference cascade over whole workflows."""
     media = wall = 0.0
@@ -122,3 +104,21 @@ def reference_rtf(bank: SpeechBank) -> dict[str, object]:
         "target_rtf": 0.3,
         "note": "warm speech bank: the agent's lines are cached after the first run",
     }
+
+
+def main() -> dict[str, object]:
+    bank = SpeechBank()
+    out: dict[str, object] = {"python": sys.version.split()[0]}
+    out["oracle_3min"] = [oracle(bank, ms) for ms in (20, 40, 200)]
+    out["noop_overhead"] = noop_frames(bank)
+    out["reference_agent"] = reference_rtf(bank)
+    out["process_peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    out["note"] = (
+        "episode_peak_mb: Python and numpy allocations during one warm episode (tracemalloc); "
+        "process_peak_rss_mb includes the TTS model loaded to render the clips the first time"
+    )
+    return out
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(), indent=2))
