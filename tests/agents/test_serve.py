@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import openai  # a dev dependency: the compatibility test must run, never skip
 import pytest
 import websockets
 
@@ -220,8 +221,6 @@ def test_adapter_round_trip_with_tool_call_and_barge_in() -> None:
 
 
 def test_official_sdk_client() -> None:
-    openai = pytest.importorskip("openai")
-
     async def go() -> dict[str, Any]:
         got: dict[str, Any] = {"audio": 0, "text": [], "types": set()}
         async with serve() as server:
