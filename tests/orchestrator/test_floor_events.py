@@ -75,3 +75,42 @@ def test_agent_audio_without_transcript_is_read_by_asr() -> None:
         u for u in of(record.events, UserUtterance) if "answer:meeting_date" in u.data.plan_ids
     ]
     assert answers and answers[0].t_ms > said.data.end_ms  # heard only after it was read
+
+
+def _with_backchannel(name: str) -> Any:
+    """The fixture with a backchannel ("mm-hm") 1.8 s into the agent's first turn."""
+    from duplexbench.items.load import parse_item
+
+    data = fixture_item(name).model_dump(mode="json", exclude_none=True)
+    data["reference"]["turns"][0]["say"] = (
+        "Sure, I can help you with that today, and I will take the details down as we "
+        "go. " + data["reference"]["turns"][0]["say"]
+    )
+    data["user"]["events"].append(
+        {
+            "id": "listening",
+            "kind": "backchannel",
+            "trigger": {"after_plan": "open", "offset_ms": 1800},
+            "delivery": "barge_in",
+            "expected_floor_action": "continue",
+        }
+    )
+    data["user"]["realizations"]["event:listening"] = ["Mm-hm, okay.", "Right, okay."]
+    return parse_item(data, name)
+
+
+def test_the_oracle_keeps_the_floor_through_a_backchannel() -> None:
+    """Regression: the oracle used to yield to a backchannel and then mistook the
+    user's acknowledgement for an answer (the reference's next `expect` failed)."""
+    from duplexbench.trace.events import DuplexEventFired, FloorYield
+
+    item = _with_backchannel("order-revocation")
+    record = run_audio(item, AudioOracle(), privileged=True)
+    assert record.error is None
+    fired = [e.data.event_id for e in of(record.events, DuplexEventFired)]
+    assert "listening" in fired
+    # a backchannel asks the agent to continue: it is not a barge-in to yield to
+    assert "listening" not in [y.data.event_id for y in of(record.events, FloorYield)]
+    first = of(record.events, AgentUtterance)[0].data
+    assert not first.truncated
+    assert score_episode(item, record.events).ws == 1

@@ -58,7 +58,8 @@ class _Listener:
 
 
 class AudioOracle:
-    """Plays the reference trajectory aloud; yields to barge-ins after `barge_in_ms`.
+    """Plays the reference trajectory aloud; yields to barge-ins after `barge_in_ms`
+    but keeps the floor through backchannels (it knows them, being privileged).
 
     If it was cut while the user was still in the same utterance (it took a
     pause for the end of the turn), it says the cut turn again (without
@@ -82,8 +83,11 @@ class AudioOracle:
     def step(
         self, frame: AudioFrame, tool_results: Sequence[ToolResultMessage]
     ) -> Sequence[AgentEvent]:
-        assert self.session is not None
+        assert self.session is not None and self.session.session.privileged is not None
         self.ear.hear(frame)
+        if self.session.session.privileged.user_backchanneled():
+            self.ear.heard_user = False  # a backchannel is not a turn: keep the floor
+            return []
         if self.ear.barged_in(frame.t_ms):
             self.ear.speaking_until = frame.t_ms
             self._cut, self._current = self._current, None

@@ -1,4 +1,5 @@
-"""Built-in agents: `oracle` (privileged, follows the reference), `noop`, `silent`, `echo`."""
+"""Built-in agents: `oracle` (privileged, follows the reference), `noop`, `silent`, `echo`,
+`shortcut`."""
 
 from __future__ import annotations
 
@@ -70,6 +71,32 @@ class NoopAgent:
         return None
 
 
+class ShortcutAgent:
+    """Commits at once: on its first turn it calls every tool that needs no
+    arguments (marking work ready, committing actions) without asking anything,
+    then hangs up. A cheating baseline every sound item must fail."""
+
+    def __init__(self) -> None:
+        self._tools: tuple[str, ...] = ()
+        self._done = False
+
+    def start(self, session: AgentSession) -> None:
+        self._tools = tuple(t.name for t in session.tools if not t.parameters.get("required"))
+        self._done = False
+
+    def respond(self, observation: AgentInput) -> AgentTurn:
+        if self._done or observation.user_text is None:
+            return AgentTurn()
+        self._done = True
+        calls = tuple(
+            AgentToolCall(name, {}, f"shortcut-{i}") for i, name in enumerate(self._tools)
+        )
+        return AgentTurn(say="All done. Goodbye!", tool_calls=calls, end_call=True)
+
+    def close(self) -> None:
+        return None
+
+
 @register_agent(
     "oracle",
     description="Follows the item's reference trajectory (upper bound).",
@@ -117,9 +144,18 @@ def _llm_brain(options: dict[str, str]) -> TextAgent:
     return ChatCompletionsAgent(ChatConfig.from_spec(chat))
 
 
-@register_agent("silent", description="Listens, never speaks.", channels=("audio",))
-def _silent(spec: AgentSpec, channel: Channel) -> StepAgent:
-    return SilentAgent()
+@register_agent("silent", description="Listens, never speaks.", channels=("text", "audio"))
+def _silent(spec: AgentSpec, channel: Channel) -> TextAgent | StepAgent:
+    return NoopAgent() if channel == "text" else SilentAgent()
+
+
+@register_agent(
+    "shortcut",
+    description="Commits at once without collecting anything or asking (must fail every item).",
+    channels=("text",),
+)
+def _shortcut(spec: AgentSpec, channel: Channel) -> TextAgent:
+    return ShortcutAgent()
 
 
 @register_agent(

@@ -29,6 +29,9 @@ class Privileged:
 
     reference: Reference
     last_user_plans: Callable[[], list[str]]
+    user_backchanneled: Callable[[], bool] = lambda: False
+    """Whether the user's latest utterance is only a backchannel ("mm-hm"): an
+    ideal agent keeps the floor and does not take it as a turn (audio only)."""
 
 
 @dataclass(frozen=True)

@@ -334,7 +334,8 @@ class AudioEpisode(EpisodeCore):
                 audio_sha256=sha256_pcm(samples),
             ),
         )
-        if not any(p.act == "backchannel" for p in plans):
+        self.backchanneled = all(p.act == "backchannel" for p in plans)
+        if not self.backchanneled:
             self.last_plans = [p.plan_id for p in plans]
             self.hearing.user_took_turn()
             self.tools_since, self.fields_since = [], []

@@ -90,6 +90,7 @@ class EpisodeCore:
         self.observer = ActObserver(self.item)
         self.realizer = Realizer(self.item.id, self.item.user, setup.seed, setup.repetition_seed)
         self.last_plans: list[str] = []
+        self.backchanneled = False
         self._calls = 0
 
     def session(self) -> AgentSession:
@@ -98,7 +99,9 @@ class EpisodeCore:
         )
         privileged = None
         if self.privileged:
-            privileged = Privileged(self.item.reference, lambda: list(self.last_plans))
+            privileged = Privileged(
+                self.item.reference, lambda: list(self.last_plans), lambda: self.backchanneled
+            )
         return AgentSession(
             build_instructions(self.item), tools, self.item.id, self.setup.seed, privileged
         )

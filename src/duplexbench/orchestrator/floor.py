@@ -101,6 +101,8 @@ def derive_floor_events(ep: AudioEpisode, user: Int16Array, agent: Int16Array) -
     events = {e.id: e for e in ep.item.user.events}
     turns = [e.data for e in ep.recorder.events if isinstance(e, AgentUtterance)]
     for event_id, onset in sorted(onsets.items(), key=lambda kv: kv[1]):
+        if events[event_id].expected_floor_action != "yield":
+            continue  # a backchannel asks the agent to keep talking: not a barge-in to yield to
         turn = next((u for u in turns if u.start_ms <= onset < u.end_ms), None)
         if turn is None:
             continue  # the agent was not holding the floor: not a barge-in over speech

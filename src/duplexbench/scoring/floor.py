@@ -1,7 +1,8 @@
 """Floor control (APEX-Voice Table 4) and correction uptake.
 
 Per episode, from the floor events the orchestrator derived:
-- barge-ins: authored barge-ins that started while the agent held the floor;
+- barge-ins: authored barge-ins (expected floor action `yield`; backchannels,
+  which expect `continue`, are not counted) that started while the agent held the floor;
   yields: those the agent stopped for within the event's `max_stop_latency_ms`;
   stop latency: user speech onset -> end of the agent's delivered speech.
 - unintended overlaps: overlapping speech not caused by an authored barge-in
