@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import fixture_item
+from duplexbench.items.load import parse_item
 from duplexbench.users.observer import ActObserver
 
 
@@ -47,3 +48,19 @@ def test_superseded_versions_share_the_slot() -> None:
 
 def test_statement_mentioning_a_field_is_not_a_question(observer: ActObserver) -> None:
     assert observer.acts("I noted the cost center.") == ["OTHER"]
+
+
+def test_a_name_inside_a_longer_name_does_not_take_its_value() -> None:
+    """Regression: with slots "contact" and "contact phone", "the contact phone is
+    555-234-5678" used to state a value for "contact" too ("phone is 555-...")."""
+    data = fixture_item("order-revocation").model_dump(mode="json", exclude_none=True)
+    data["user"]["facts"] += [
+        {"id": "contact", "value": "Ana Lima"},
+        {"id": "contact_phone", "value": "555-234-5678"},
+    ]
+    observer = ActObserver(parse_item(data, "contacts"))
+    stated = observer.stated_values("the contact phone is 555-234-5678; the contact is Ana Lima.")
+    assert stated == {"contact_phone": "555-234-5678", "contact": "Ana Lima"}
+    assert observer.stated_values("The contact phone is 555-234-5678.") == {
+        "contact_phone": "555-234-5678"
+    }

@@ -28,6 +28,7 @@ _APPROVAL = re.compile(
 )
 _LINK = r"(?:\s+(?:is|was|as|of|at|to))?\s*:?\s*"
 _VALUE_END = r"(?=[,;?!]|\.\s|\.$|$)"
+_STATED_VALUE = re.compile(_LINK + r"(.+?)" + _VALUE_END)
 _GENERIC_APPROVAL = re.compile(r"\b(approve|approval|go ahead|proceed)\b")
 _ASK = re.compile(
     r"^(what|which|when|where|who|whose|how|could you|can you|would you|please|may i have|"
@@ -105,14 +106,16 @@ class ActObserver:
     def stated_values(self, text: str) -> dict[str, str]:
         """Slot -> the words the agent said right after naming it ("... the total is 240")."""
         out: dict[str, str] = {}
-        for phrase in self._slots:
+        masked = text
+        for phrase in self._slots:  # longest phrase first; a matched name is masked, so
+            # "contact" does not also match inside "contact phone"
             words = r"\W+".join(re.escape(w) for w in phrase.text.split())
-            pattern = (
-                rf"\b{words}\b(?:\s+(?:is|was|as|of|at|to))?\s*:?\s*(.+?)(?=[,;?!]|\.\s|\.$|$)"
-            )
-            match = re.search(pattern, text, flags=re.IGNORECASE)
-            if match and phrase.target not in out:
-                out[phrase.target] = match.group(1).strip()
+            name = re.compile(rf"\b{words}\b", flags=re.IGNORECASE)
+            for match in name.finditer(masked):
+                stated = _STATED_VALUE.match(text, match.end())
+                if stated and phrase.target not in out:
+                    out[phrase.target] = stated.group(1).strip()
+            masked = name.sub(lambda m: "#" * len(m.group(0)), masked)
         return out
 
     def acts(self, text: str) -> list[str]:

@@ -36,7 +36,8 @@ class ReadbackChecker:
         artifact = self.item.artifact(artifact_id)
         spec = artifact.field(name) if artifact else None
         if spec is None:
-            return _norm(fact.spoken) in _norm(heard) or _norm(_plain(fact.value)) in _norm(heard)
+            said = _norm(heard)
+            return _norm(fact.spoken) in said or _norm(plain_value(fact.value)) in said
         grader = spec.grader_spec()
         if values_match(grader, stated, fact.value):
             return True
@@ -64,7 +65,7 @@ class ReadbackChecker:
         return out
 
 
-def _plain(value: object) -> str:
+def plain_value(value: object) -> str:
     if isinstance(value, list):
         return " ".join(str(v) for v in value)
     if isinstance(value, float) and value.is_integer():
