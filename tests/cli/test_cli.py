@@ -180,8 +180,10 @@ def test_suite_validate_lists_every_problem(tmp_path: Path) -> None:
 
 
 def test_suite_validate_ok_and_run_on_invalid_suite(tmp_path: Path) -> None:
-    ok = invoke("suite", "validate", str(FIXTURES), "--json")
-    assert json.loads(ok.stdout) == {"valid": True, "suite": "fixtures", "items": 5, "problems": []}
+    ok = json.loads(invoke("suite", "validate", str(FIXTURES), "--json").stdout)
+    assert (ok["valid"], ok["suite"], ok["items"], ok["problems"]) == (True, "fixtures", 5, [])
+    assert all(c == {"passed": 5, "failed": 0} for c in ok["checks"].values())
+    assert set(ok["checks"]) >= {"oracle passes", "noop fails", "silent fails", "shortcut fails"}
     (tmp_path / "bad.yaml").write_text("id: x\n")
     result = CliRunner().invoke(
         main, ["run", "--suite", str(tmp_path), "--out", str(tmp_path / "r")]
@@ -228,7 +230,8 @@ def test_default_run_directory_is_never_reused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    args = ["run", "--suite", str(FIXTURES / "airline-rebooking.yaml"), "-k", "1", "-q"]
+    item = str(FIXTURES / "airline-rebooking.yaml")
+    args = ["run", "--suite", item, "--agent", "oracle", "-k", "1", "-q"]
     assert invoke(*args).exit_code == 0
     assert invoke(*args).exit_code == 0
     assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == [
@@ -268,7 +271,7 @@ def test_channel_and_speech_problems_are_reported_before_running(
             "--suite",
             str(FIXTURES),
             "--agent",
-            "silent",
+            "echo",
             "--condition",
             "text",
             "--out",

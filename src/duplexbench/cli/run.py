@@ -22,16 +22,22 @@ from duplexbench.cli._common import (
 from duplexbench.items.errors import ItemError
 from duplexbench.scoring.episode import EpisodeScore
 from duplexbench.speech.tts import SpeechUnavailable
+from duplexbench.suites.package import DEFAULT_SUITE, resolve_suite
 
 
 @click.command("run")
 @click.option(
     "--suite",
-    required=True,
-    help="Suite folder (or one item file) of workflow items, e.g. tests/fixtures.",
+    default=DEFAULT_SUITE,
+    show_default=True,
+    help="A built-in suite (`suite list`: workflows-mini, workflows-v1) or a folder / item "
+    "file of workflow items, e.g. tests/fixtures.",
 )
 @click.option(
-    "--agent", default="oracle", show_default=True, help="Agent spec (see `agents list`)."
+    "--agent",
+    default="reference",
+    show_default=True,
+    help="Agent spec (see `agents list`): the offline reference cascade by default.",
 )
 @click.option(
     "--condition",
@@ -113,13 +119,22 @@ def run_command(
 ) -> None:
     """Run every item of SUITE with AGENT, REPEATS times, and score the episodes.
 
+    With no options this is the default offline benchmark: the built-in
+    `workflows-mini` suite (one workflow per archetype) with the built-in
+    `reference` agent, in clean audio, 3 repetitions.
+
     Writes a run directory (traces, scores, summary.json) and prints the
     scorecard: Pass@1, Pass@k, Reliable@k and AFA with 95% bootstrap intervals,
     and the four Workflow Success gates. Episodes that could not run are
     counted as errors, never as failures.
     """
+    try:
+        suite_path = str(resolve_suite(suite))
+    except ItemError as exc:
+        fail(str(exc))
+        return
     opts = RunOptions(
-        suite=suite,
+        suite=suite_path,
         agent=agent,
         condition=condition,
         frame_ms=frame_ms,

@@ -1,27 +1,46 @@
-"""`duplexbench suite ...`: validate suites and export the item JSON Schema."""
+"""`duplexbench suite ...`: validate and build suites, export the item JSON Schema
+(`list`, `show` and `stats` are in `suite_info.py`)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeRemainingColumn,
+)
 
 from duplexbench.campaign.build import build_suite
-from duplexbench.campaign.qa import solvability_problems
+from duplexbench.campaign.qa import quality_report
 from duplexbench.cli._common import err_console, fail, print_json
+from duplexbench.cli.suite_info import list_command, show_command, stats_command
+from duplexbench.cli.validation import format_summary, validation_summary
 from duplexbench.items.errors import ItemError, Problem
 from duplexbench.items.schema import workflow_json_schema
 from duplexbench.items.suite import load_suite
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.tts import SpeechUnavailable
+from duplexbench.suites.package import resolve_suite
 
 
 @click.group("suite")
 def suite_group() -> None:
-    """Work with suites of items."""
+    """Work with suites of items: built-in ones by name (`suite list`), or any
+    folder of item files."""
+
+
+suite_group.add_command(list_command)
+suite_group.add_command(show_command)
+suite_group.add_command(stats_command)
 
 
 def _report(path: Path, problems: list[Problem], as_json: bool) -> None:
@@ -38,34 +57,66 @@ def _report(path: Path, problems: list[Problem], as_json: bool) -> None:
 
 
 @suite_group.command("validate")
-@click.argument("path", type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option("--no-solve", is_flag=True, help="Skip running the oracle and the do-nothing agent.")
-def validate_command(path: Path, as_json: bool, no_solve: bool) -> None:
-    """Check every item of the suite at PATH (a folder or one item file).
+@click.argument("suite")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the result (with every count) as JSON."
+)
+@click.option(
+    "--no-solve", is_flag=True, help="Only the format and cross-references (no agents, no audits)."
+)
+def validate_command(suite: str, as_json: bool, no_solve: bool) -> None:
+    """Check every item of SUITE (a built-in name, a folder or one item file).
 
     First the format and cross-references: every problem is listed with its
-    file and the path inside it, e.g. `artifacts[0].fields[3].grader`. Then
-    solvability: the `oracle` agent must pass each item (WS = 1) and an agent
-    that does nothing must fail it. Exits 1 if there is any problem.
+    file and the path inside it, e.g. `artifacts[0].fields[3].grader`. Then,
+    with a count each: the `oracle` passes every item (WS = 1); `noop`,
+    `silent` and `shortcut` (commits at once) fail every item; no private fact
+    leaks before its reveal (static texts and the oracle's run); every gold
+    value comes from a source that holds it; every correction supersedes an
+    earlier fact; every gated action has a reachable approval; knowledge
+    documents agree with the gold. Generated suites also report how many
+    candidate items the generator rejected, and why. Exits 1 on any problem.
     """
     try:
-        suite = load_suite(path)
+        path = resolve_suite(suite)
+        loaded = load_suite(path)
     except ItemError as exc:
-        _report(path, exc.problems, as_json)
+        _report(Path(suite), exc.problems, as_json)
         return
-    problems: list[Problem] = []
-    if not no_solve:
-        for item in suite.items:
-            source = str(suite.sources.get(item.id, path))
-            problems += [Problem(source, p, m) for p, m in solvability_problems(item)]
-    if problems:
-        _report(path, problems, as_json)
+    if no_solve:
+        if as_json:
+            print_json(
+                {"valid": True, "suite": loaded.name, "items": len(loaded.items), "problems": []}
+            )
+        else:
+            click.echo(f"{loaded.name}: {len(loaded.items)} item(s), all valid (format only)")
+        return
+    with _progress("validate", as_json) as (bar, task):
+        bar.update(task, total=len(loaded.items))
+        report = quality_report(loaded.items, lambda n: bar.advance(task, n))
+    summary = validation_summary(loaded, report)
     if as_json:
-        print_json({"valid": True, "suite": suite.name, "items": len(suite.items), "problems": []})
+        print_json(summary)
     else:
-        checked = "" if no_solve else "; the oracle passes each and doing nothing fails each"
-        click.echo(f"{suite.name}: {len(suite.items)} item(s), all valid{checked}")
+        for problem in summary["problems"]:
+            click.echo(f"{problem['file']}: {problem['path']}: {problem['message']}")
+        click.echo(format_summary(summary))
+    if not report.ok:
+        raise SystemExit(1)
+
+
+@contextmanager
+def _progress(label: str, quiet: bool) -> Iterator[tuple[Progress, TaskID]]:
+    with Progress(
+        TextColumn(f"[bold]{label}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        disable=quiet or not err_console.is_terminal,
+        transient=True,
+    ) as bar:
+        yield bar, bar.add_task(label, total=None)
 
 
 @suite_group.command("build")

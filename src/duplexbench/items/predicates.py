@@ -132,3 +132,13 @@ class Gold(StrictModel):
     critical: list[Predicate] = Field(
         default_factory=list, description="Must-hold gates of Process Validity."
     )
+    provenance: dict[str, str] = Field(
+        default_factory=dict,
+        description=(
+            "Where each gold value comes from, keyed `<artifact>.<field>` or "
+            "`<table>.<record>.<field>`: `user:<fact>`, `knowledge:<document>` (stated "
+            "there), `computed:<document>` (derived by a rule it gives), "
+            "`judged:<fact>[,<fact>...]` (an assessment from what the user said) or "
+            "`database:<table>/<record>` (checked by `suite validate`)."
+        ),
+    )

@@ -9,10 +9,24 @@ from pydantic import Field, ValidationError
 
 from duplexbench.items._base import Identifier, StrictModel
 from duplexbench.items.errors import ItemError, Problem, format_loc
-from duplexbench.items.load import ITEM_SUFFIXES, load_item, read_document
+from duplexbench.items.load import ITEM_SUFFIXES, item_checksum, load_item, read_document
 from duplexbench.items.workflow import WorkflowItem
 
 MANIFEST_NAMES = ("suite.yaml", "suite.yml", "suite.json")
+
+
+class GeneratorInfo(StrictModel):
+    """How a generated suite was made (so it can be made again)."""
+
+    name: str = Field(min_length=1)
+    version: str = Field(min_length=1)
+    seed: int
+    per_archetype: int = Field(ge=1)
+    candidates: int = Field(0, ge=0, description="Candidate items made (kept + rejected).")
+    rejected: dict[str, int] = Field(
+        default_factory=dict,
+        description="Rejected candidates by reason (`stage: why`; stage compose, parse, check).",
+    )
 
 
 class SuiteManifest(StrictModel):
@@ -22,7 +36,13 @@ class SuiteManifest(StrictModel):
     version: str = "0"
     description: str = ""
     items: list[str] | None = Field(
-        None, description="Item files in order (default: every item file in the folder)."
+        None,
+        description="Item files in order, relative to the folder (default: every item file).",
+    )
+    generator: GeneratorInfo | None = None
+    checksums: dict[str, str] = Field(
+        default_factory=dict,
+        description="Item id -> sha256 of its canonical JSON; a changed item is an error.",
     )
 
 
@@ -33,6 +53,7 @@ class Suite:
     path: Path
     items: list[WorkflowItem] = field(default_factory=list)
     sources: dict[str, Path] = field(default_factory=dict, compare=False)
+    manifest: SuiteManifest | None = field(default=None, compare=False)
 
     def select(self, ids: list[str] | None = None, limit: int | None = None) -> Suite:
         """A copy holding only the given item ids (in suite order) and at most `limit` items."""
@@ -44,7 +65,7 @@ class Suite:
             items = [i for i in items if i.id in ids]
         if limit is not None:
             items = items[:limit]
-        return Suite(self.name, self.version, self.path, items, self.sources)
+        return Suite(self.name, self.version, self.path, items, self.sources, self.manifest)
 
 
 def _manifest(folder: Path) -> SuiteManifest | None:
@@ -91,8 +112,31 @@ def load_suite(path: str | Path) -> Suite:
         sources.setdefault(item.id, file)
     if not files:
         problems.append(Problem(str(path), "", "the folder holds no item files (.yaml/.yml/.json)"))
+    if manifest is not None and not problems:
+        problems += _checksum_problems(manifest, items, sources)
     if problems:
         raise ItemError(problems)
     name = manifest.name if manifest else path.name
     version = manifest.version if manifest else "0"
-    return Suite(name, version, path, items, sources)
+    return Suite(name, version, path, items, sources, manifest)
+
+
+def _checksum_problems(
+    manifest: SuiteManifest, items: list[WorkflowItem], sources: dict[str, Path]
+) -> list[Problem]:
+    problems = []
+    for item in items:
+        expected = manifest.checksums.get(item.id)
+        if expected is not None and expected != item_checksum(item):
+            problems.append(
+                Problem(
+                    str(sources[item.id]),
+                    "",
+                    f"item {item.id!r} differs from the checksum in the suite manifest "
+                    "(edited after the suite was versioned?)",
+                )
+            )
+    missing = sorted(set(manifest.checksums) - {i.id for i in items})
+    if missing:
+        problems.append(Problem(str(manifest.name), "checksums", f"items missing: {missing}"))
+    return problems

@@ -1,0 +1,1 @@
+"""Built-in suites: the workflow generator, packaged suites and importers."""
