@@ -7,13 +7,16 @@ from typing import Any
 from conftest import fixture_item
 from duplexbench.agents.audio_builtin import AudioOracle, EchoAgent
 from duplexbench.agents.events import AudioDelta, ResponseDone
+from duplexbench.items.load import parse_item
 from duplexbench.scoring.episode import score_episode
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.trace.events import (
     AgentActs,
     AgentUtterance,
+    DuplexEventFired,
     FloorOverlap,
     FloorSegment,
+    FloorYield,
     UserUtterance,
 )
 from helpers import run_audio
@@ -79,8 +82,6 @@ def test_agent_audio_without_transcript_is_read_by_asr() -> None:
 
 def _with_backchannel(name: str) -> Any:
     """The fixture with a backchannel ("mm-hm") 1.8 s into the agent's first turn."""
-    from duplexbench.items.load import parse_item
-
     data = fixture_item(name).model_dump(mode="json", exclude_none=True)
     data["reference"]["turns"][0]["say"] = (
         "Sure, I can help you with that today, and I will take the details down as we "
@@ -102,8 +103,6 @@ def _with_backchannel(name: str) -> Any:
 def test_the_oracle_keeps_the_floor_through_a_backchannel() -> None:
     """Regression: the oracle used to yield to a backchannel and then mistook the
     user's acknowledgement for an answer (the reference's next `expect` failed)."""
-    from duplexbench.trace.events import DuplexEventFired, FloorYield
-
     item = _with_backchannel("order-revocation")
     record = run_audio(item, AudioOracle(), privileged=True)
     assert record.error is None
