@@ -1,0 +1,1 @@
+"""The workflows-v1 generator: archetype catalogs -> plans -> items."""
