@@ -112,4 +112,7 @@ def test_the_oracle_keeps_the_floor_through_a_backchannel() -> None:
     assert "listening" not in [y.data.event_id for y in of(record.events, FloorYield)]
     first = of(record.events, AgentUtterance)[0].data
     assert not first.truncated
+    # talking on through the backchannel is caused by it, not an unintended overlap
+    overlaps = [o.data for o in of(record.events, FloorOverlap)]
+    assert overlaps and all(o.barge_in is not None for o in overlaps)
     assert score_episode(item, record.events).ws == 1

@@ -38,8 +38,11 @@ ONSET_SLACK_MS = 500
 """A clip may start with silence: its speech onset is the first user segment within this."""
 
 
-def _onsets(ep: AudioEpisode, users: list[Segment]) -> dict[str, int]:
-    """Speech onset (ms) of each barge-in event's utterance."""
+def _onsets(
+    ep: AudioEpisode, users: list[Segment], ends: dict[str, int] | None = None
+) -> dict[str, int]:
+    """Speech onset (ms) of each barge-in event's utterance (and, into `ends`, the
+    utterance's end)."""
     onsets: dict[str, int] = {}
     barge_ins = {
         e.data.event_id
@@ -61,6 +64,8 @@ def _onsets(ep: AudioEpisode, users: list[Segment]) -> dict[str, int]:
                     None,
                 )
                 onsets[ref] = seg.start_ms if seg else event.t_ms
+                if ends is not None:
+                    ends[ref] = event.data.end_ms
     return onsets
 
 
@@ -83,16 +88,19 @@ def derive_floor_events(ep: AudioEpisode, user: Int16Array, agent: Int16Array) -
         for s in segs:
             data = FloorSegmentData(channel=channel, start_ms=s.start_ms, end_ms=s.end_ms)
             rec.emit(FloorSegment, t, data)
-    onsets = _onsets(ep, users)
+    ends: dict[str, int] = {}
+    onsets = _onsets(ep, users, ends)
     for u in users:
         for a in agents:
             start, end = max(u.start_ms, a.start_ms), min(u.end_ms, a.end_ms)
             if start >= end:
                 continue
             initiator = "user" if u.start_ms > a.start_ms else "agent"
+            # speech over an authored barge-in is that event's (its yield is judged
+            # separately), whoever's segment started first: an agent talking on
+            # through a backchannel, or resuming after a pause in its own line
             cause = next(
-                (ev for ev, onset in onsets.items() if initiator == "user" and onset == u.start_ms),
-                None,
+                (ev for ev, onset in onsets.items() if onset <= u.start_ms <= ends[ev]), None
             )
             data2 = FloorOverlapData(
                 start_ms=start, end_ms=end, initiator=initiator, barge_in=cause
