@@ -14,10 +14,9 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-## The main job: run the workflow fixtures with the oracle and the noop agent.
+## The main job: the default offline benchmark (workflows-mini, reference agent, clean audio).
 demo: install
-	$(BIN)/duplexbench run --suite tests/fixtures --agent oracle --repeats 3 --out runs/demo-oracle --overwrite
-	$(BIN)/duplexbench run --suite tests/fixtures --agent noop --repeats 3 --out runs/demo-noop --overwrite
+	$(BIN)/duplexbench run --out runs/demo --overwrite
 
 ## The whole test suite: lint, types, unit tests (CI runs this through .ci/run).
 test: install lint typecheck unit
