@@ -31,7 +31,7 @@ def _toys_root() -> Path | None:
     env = os.environ.get("DUPLEXBENCH_APEX_TOYS")
     repo = Path(__file__).resolve().parents[2]
     candidates = [Path(env)] if env else []
-    candidates += [repo.parent / "shared/peers/apex-voice", repo / "shared/peers/apex-voice"]
+    candidates += [repo / "tests/fixtures/apex-voice", repo.parent / "shared/peers/apex-voice"]
     return next(
         (c for c in candidates if all((c / n / "task.yaml").is_file() for n in TOY_NAMES)), None
     )
