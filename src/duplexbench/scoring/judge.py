@@ -9,15 +9,13 @@ cache alone answers (a miss leaves the deterministic result standing).
 
 from __future__ import annotations
 
-import json
-import os
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
+
+from duplexbench.yesno import JudgeUnavailable, ask_yes_no, parse_yes_no
 
 PROMPT_VERSION = "field-judge-v1"
 SYSTEM_PROMPT = """\
@@ -143,52 +141,24 @@ class FieldJudge:
         }
 
 
-class JudgeUnavailable(Exception):
-    """The endpoint failed or answered out of format; the field stays deterministic."""
-
-
 class OpenAIChatJudge:
     """Any OpenAI-compatible `/chat/completions` endpoint, temperature 0."""
 
     def __init__(self, model: str, base_url: str, api_key: str | None = None) -> None:
         self.model = model
         self.base_url = base_url.rstrip("/")
-        self.api_key = api_key or os.environ.get("DUPLEXBENCH_JUDGE_API_KEY") or ""
+        self.api_key = api_key
 
     def ask(self, question: JudgeQuestion) -> Verdict:
         user = (
             f"FIELD: {question.field}\nDESCRIPTION: {question.description}\n"
             f"GRADER: {question.grader}\nGOLD: {question.gold}\nPREDICTED: {question.predicted}"
         )
-        body = {
-            "model": self.model,
-            "temperature": 0,
-            "messages": [
-                {"role": "system", "content": SYSTEM_PROMPT},
-                {"role": "user", "content": user},
-            ],
-        }
-        request = urllib.request.Request(
-            f"{self.base_url}/chat/completions",
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.api_key}"},
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=60) as response:
-                payload = json.loads(response.read())
-            content = payload["choices"][0]["message"]["content"]
-        except (urllib.error.URLError, OSError, KeyError, IndexError, ValueError, TypeError) as exc:
-            raise JudgeUnavailable(f"judge request failed: {type(exc).__name__}") from None
-        return parse_verdict(content)
+        answer = ask_yes_no(self.base_url, self.model, SYSTEM_PROMPT, user, api_key=self.api_key)
+        return Verdict(answer.answer, answer.reason)
 
 
 def parse_verdict(content: Any) -> Verdict:
     """Parse the strict `{"answer": "YES"|"NO", "reason": ...}` reply."""
-    try:
-        obj = json.loads(str(content).strip().removeprefix("```json").removesuffix("```"))
-        answer = str(obj["answer"]).strip().upper()
-    except (ValueError, KeyError, TypeError):
-        raise JudgeUnavailable("judge reply is not the expected JSON") from None
-    if answer not in ("YES", "NO"):
-        raise JudgeUnavailable(f"judge answered {answer!r}, not YES or NO")
-    return Verdict(answer == "YES", str(obj.get("reason", "")))
+    answer = parse_yes_no(content)
+    return Verdict(answer.answer, answer.reason)
