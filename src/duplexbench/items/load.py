@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from duplexbench.items.errors import ItemError, Problem, format_loc
 from duplexbench.items.validate import check_item
@@ -79,7 +79,8 @@ def parse_item(data: Any, file: str = "<item>") -> WorkflowItem:
         raise ItemError([Problem(file, "", f"expected a mapping, got {type(data).__name__}")])
     family = data.get("family", "workflow")
     if family != "workflow":
-        raise ItemError([Problem(file, "family", f"unsupported item family {family!r}")])
+        hint = " (action items load with an action suite)" if family == "action" else ""
+        raise ItemError([Problem(file, "family", f"unsupported item family {family!r}{hint}")])
     try:
         item = WorkflowItem.model_validate(data)
     except ValidationError as exc:
@@ -92,6 +93,10 @@ def parse_item(data: Any, file: str = "<item>") -> WorkflowItem:
     if problems:
         raise ItemError(problems)
     return item
+
+
+def validation_problems(exc: ValidationError, data: Any, file: str) -> list[Problem]:
+    return [Problem(file, format_loc(e["loc"], data), _message(e)) for e in exc.errors()]
 
 
 def _message(error: Any) -> str:
@@ -109,7 +114,7 @@ def load_item(path: str | Path) -> WorkflowItem:
     return parse_item(read_document(path), str(path))
 
 
-def item_checksum(item: WorkflowItem) -> str:
+def item_checksum(item: BaseModel) -> str:
     """Content checksum of an item: sha256 of its canonical JSON."""
     canonical = json.dumps(item.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, ValidationError
 
 from duplexbench.items._base import Identifier, StrictModel
+from duplexbench.items.action import ActionItem
 from duplexbench.items.errors import ItemError, Problem, format_loc
 from duplexbench.items.load import ITEM_SUFFIXES, item_checksum, load_item, read_document
 from duplexbench.items.workflow import WorkflowItem
@@ -21,7 +24,8 @@ class GeneratorInfo(StrictModel):
     name: str = Field(min_length=1)
     version: str = Field(min_length=1)
     seed: int
-    per_archetype: int = Field(ge=1)
+    per_archetype: int | None = Field(None, ge=1, description="Workflow suites.")
+    per_condition: int | None = Field(None, ge=1, description="Action suites.")
     candidates: int = Field(0, ge=0, description="Candidate items made (kept + rejected).")
     rejected: dict[str, int] = Field(
         default_factory=dict,
@@ -33,6 +37,7 @@ class SuiteManifest(StrictModel):
     """Optional `suite.yaml` in a suite folder."""
 
     name: Identifier
+    family: Literal["workflow", "action"] = "workflow"
     version: str = "0"
     description: str = ""
     items: list[str] | None = Field(
@@ -68,7 +73,7 @@ class Suite:
         return Suite(self.name, self.version, self.path, items, self.sources, self.manifest)
 
 
-def _manifest(folder: Path) -> SuiteManifest | None:
+def read_manifest(folder: Path) -> SuiteManifest | None:
     for name in MANIFEST_NAMES:
         path = folder / name
         if path.exists():
@@ -90,7 +95,11 @@ def load_suite(path: str | Path) -> Suite:
     if path.is_file():
         item = load_item(path)
         return Suite(item.id, item.version, path, [item], {item.id: path})
-    manifest = _manifest(path)
+    manifest = read_manifest(path)
+    if manifest is not None and manifest.family != "workflow":
+        raise ItemError(
+            [Problem(str(path), "family", f"{manifest.name} is an {manifest.family} suite")]
+        )
     if manifest is not None and manifest.items is not None:
         files = [path / name for name in manifest.items]
     else:
@@ -113,7 +122,7 @@ def load_suite(path: str | Path) -> Suite:
     if not files:
         problems.append(Problem(str(path), "", "the folder holds no item files (.yaml/.yml/.json)"))
     if manifest is not None and not problems:
-        problems += _checksum_problems(manifest, items, sources)
+        problems += checksum_problems(manifest, items, sources)
     if problems:
         raise ItemError(problems)
     name = manifest.name if manifest else path.name
@@ -121,8 +130,10 @@ def load_suite(path: str | Path) -> Suite:
     return Suite(name, version, path, items, sources, manifest)
 
 
-def _checksum_problems(
-    manifest: SuiteManifest, items: list[WorkflowItem], sources: dict[str, Path]
+def checksum_problems(
+    manifest: SuiteManifest,
+    items: Sequence[WorkflowItem] | Sequence[ActionItem],
+    sources: dict[str, Path],
 ) -> list[Problem]:
     problems = []
     for item in items:

@@ -11,21 +11,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-TRACE_VERSION = "2"
-Actor = Literal["user", "agent", "workbench", "harness"]
+from duplexbench.trace._base import TRACE_VERSION, Actor, _Data, _Event
+from duplexbench.trace.replay_events import ReplayCue, ReplaySegment, ReplayUserStopped
 
-
-class _Data(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class _Event(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    seq: int = Field(ge=0)
-    t_ms: int = Field(ge=0)
-    wall_ms: int = Field(0, ge=0)
+__all__ = ["TRACE_VERSION", "Actor"]
 
 
 # ---------------------------------------------------------------- harness
@@ -186,6 +177,10 @@ class AgentUtteranceData(_Data):
     truncated: bool = False
     transcribed: bool = Field(
         False, description="The adapter gave no transcript: the text is ASR of channel 1."
+    )
+    word_end_ms: list[int] = Field(
+        default_factory=list,
+        description="When each word of `text` finished playing (action episodes; may be empty).",
     )
 
 
@@ -461,7 +456,10 @@ TraceEvent = Annotated[
     | ApprovalGranted
     | ApprovalRevoked
     | ActionExecuted
-    | ActionBlocked,
+    | ActionBlocked
+    | ReplaySegment
+    | ReplayCue
+    | ReplayUserStopped,
     Field(discriminator="type"),
 ]
 EVENT_TYPES: tuple[str, ...] = (
@@ -492,4 +490,7 @@ EVENT_TYPES: tuple[str, ...] = (
     "approval.revoked",
     "action.executed",
     "action.blocked",
+    "replay.segment",
+    "replay.cue",
+    "replay.user_stopped",
 )

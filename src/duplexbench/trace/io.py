@@ -11,7 +11,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from duplexbench.files import atomic_path
-from duplexbench.trace.events import EpisodeEnd, EpisodeStart, TraceEvent, _Data, _Event
+from duplexbench.trace._base import _Data, _Event
+from duplexbench.trace.events import EpisodeEnd, EpisodeStart, TraceEvent
 
 E = TypeVar("E", bound=_Event)
 _ADAPTER: TypeAdapter[TraceEvent] = TypeAdapter(TraceEvent)

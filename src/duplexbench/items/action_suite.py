@@ -1,0 +1,131 @@
+"""Action items and action suites: loading with precise errors.
+
+An action suite is a folder of action item files (family `action`) with an
+optional `suite.yaml` whose `family` is `action`. :func:`suite_family`
+tells which loader a folder or file needs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from duplexbench.items.action import ActionItem
+from duplexbench.items.action_checks import check_action_item
+from duplexbench.items.errors import ItemError, Problem
+from duplexbench.items.load import ITEM_SUFFIXES, read_document, validation_problems
+from duplexbench.items.suite import (
+    MANIFEST_NAMES,
+    SuiteManifest,
+    checksum_problems,
+    read_manifest,
+)
+
+Family = Literal["workflow", "action"]
+
+
+def parse_action_item(data: Any, file: str = "<item>") -> ActionItem:
+    """Validate plain data as an action item; every problem is reported at once."""
+    if not isinstance(data, dict):
+        raise ItemError([Problem(file, "", f"expected a mapping, got {type(data).__name__}")])
+    if data.get("family") != "action":
+        raise ItemError([Problem(file, "family", "an action item needs `family: action`")])
+    try:
+        item = ActionItem.model_validate(data)
+    except ValidationError as exc:
+        raise ItemError(validation_problems(exc, data, file)) from None
+    except RecursionError:
+        raise ItemError([Problem(file, "", "document nests too deeply")]) from None
+    problems = [Problem(file, path, msg) for path, msg in check_action_item(item)]
+    if problems:
+        raise ItemError(problems)
+    return item
+
+
+def load_action_item(path: str | Path) -> ActionItem:
+    path = Path(path)
+    return parse_action_item(read_document(path), str(path))
+
+
+@dataclass(frozen=True)
+class ActionSuite:
+    name: str
+    version: str
+    path: Path
+    items: list[ActionItem] = field(default_factory=list)
+    sources: dict[str, Path] = field(default_factory=dict, compare=False)
+    manifest: SuiteManifest | None = field(default=None, compare=False)
+
+    def select(self, ids: list[str] | None = None, limit: int | None = None) -> ActionSuite:
+        items = self.items
+        if ids:
+            unknown = sorted(set(ids) - {i.id for i in items})
+            if unknown:
+                raise ItemError([Problem(str(self.path), "", f"no such item(s): {unknown}")])
+            items = [i for i in items if i.id in ids]
+        if limit is not None:
+            items = items[:limit]
+        return ActionSuite(self.name, self.version, self.path, items, self.sources, self.manifest)
+
+
+def _item_files(path: Path, manifest: SuiteManifest | None) -> list[Path]:
+    if manifest is not None and manifest.items is not None:
+        return [path / name for name in manifest.items]
+    return sorted(
+        p for p in path.iterdir() if p.suffix in ITEM_SUFFIXES and p.name not in MANIFEST_NAMES
+    )
+
+
+def load_action_suite(path: str | Path) -> ActionSuite:
+    """Load every action item of a folder (or one item file), reporting all problems."""
+    path = Path(path)
+    if not path.exists():
+        raise ItemError([Problem(str(path), "", "no such file or folder")])
+    if path.is_file():
+        item = load_action_item(path)
+        return ActionSuite(item.id, item.version, path, [item], {item.id: path})
+    manifest = read_manifest(path)
+    files = _item_files(path, manifest)
+    items: list[ActionItem] = []
+    sources: dict[str, Path] = {}
+    problems: list[Problem] = []
+    for file in files:
+        try:
+            item = load_action_item(file)
+        except ItemError as exc:
+            problems.extend(exc.problems)
+            continue
+        if item.id in sources:
+            problems.append(Problem(str(file), "id", f"duplicate item id {item.id!r}"))
+        items.append(item)
+        sources.setdefault(item.id, file)
+    if not files:
+        problems.append(Problem(str(path), "", "the folder holds no item files (.yaml/.yml/.json)"))
+    if manifest is not None and not problems:
+        problems += checksum_problems(manifest, items, sources)
+    if problems:
+        raise ItemError(problems)
+    name = manifest.name if manifest else path.name
+    version = manifest.version if manifest else "0"
+    return ActionSuite(name, version, path, items, sources, manifest)
+
+
+def suite_family(path: str | Path) -> Family:
+    """`action` or `workflow`: from the manifest, else from the first item file."""
+    path = Path(path)
+    if path.is_dir():
+        manifest = read_manifest(path)
+        if manifest is not None:
+            return manifest.family
+        files = _item_files(path, None)
+        if not files:
+            return "workflow"
+        path = files[0]
+    if not path.is_file():
+        return "workflow"
+    data = read_document(path)
+    family = data.get("family") if isinstance(data, dict) else None
+    return "action" if family == "action" else "workflow"
