@@ -1,0 +1,48 @@
+"""Timeline segments from the speech bank: trimmed, fitted to their span, spatialised.
+
+An action item's segments carry exact start/end ms, computed when the suite
+was built from :func:`speech_duration_ms` (the bank clip with leading and
+trailing silence trimmed). At replay the same clip is trimmed again and fit
+to its span: synthesized items (`exact`) tolerate :data:`FIT_TOLERANCE_MS`
+of difference (padding or cutting the end) and otherwise fail with
+`DurationMismatch` (the TTS engine renders differently from the one the
+suite was built with); extracted items (`stretch`) are time-scaled to the
+corpus timing. Then the role's rendering applies (other-directed speech
+off-axis, background speech distant; addressed speech unchanged).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from duplexbench.audio.fit import DurationMismatch, fit_duration, trim_silence
+from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
+from duplexbench.audio.spatial import render_role
+from duplexbench.speech.bank import SpeechBank
+
+FIT_TOLERANCE_MS = 80
+"""Largest difference between a clip and its span that `exact` fitting pads or cuts."""
+
+__all__ = ["FIT_TOLERANCE_MS", "DurationMismatch", "render_segment", "speech_duration_ms"]
+
+
+def speech_duration_ms(bank: SpeechBank, text: str, voice: str) -> int:
+    """Duration of the trimmed clip of `text` in `voice` (what a suite build places)."""
+    return len(trim_silence(bank.clip(text, voice).samples)) * 1000 // SAMPLE_RATE
+
+
+def render_segment(
+    bank: SpeechBank,
+    text: str,
+    voice: str,
+    role: Literal["user", "other", "background"],
+    *,
+    duration_ms: int,
+    fit: Literal["exact", "stretch"] = "exact",
+) -> Int16Array:
+    """The samples to place at the segment's start (the role effects may add a tail)."""
+    clip = trim_silence(bank.clip(text, voice).samples)
+    target = duration_ms * SAMPLE_RATE // 1000
+    tolerance = FIT_TOLERANCE_MS * SAMPLE_RATE // 1000
+    fitted = fit_duration(clip, target, fit, tolerance)
+    return render_role(fitted, role)
