@@ -1,11 +1,12 @@
 """Built-in agents: `oracle` (privileged, follows the reference), `noop`, `silent`, `echo`,
-`shortcut`."""
+`shortcut`, `reference` and, for action items, `ideal-floor`."""
 
 from __future__ import annotations
 
 from duplexbench.agents.audio_builtin import AudioOracle, EchoAgent, SilentAgent
 from duplexbench.agents.audio_protocol import StepAgent
 from duplexbench.agents.cascade import CascadeAgent
+from duplexbench.agents.ideal_floor import IdealFloorAgent
 from duplexbench.agents.protocol import (
     AgentError,
     AgentInput,
@@ -15,6 +16,7 @@ from duplexbench.agents.protocol import (
     TextAgent,
 )
 from duplexbench.agents.reference import ReferenceDialogue
+from duplexbench.agents.reference.chat import RoutedBrain
 from duplexbench.agents.registry import AgentSpec, Channel, register_agent
 from duplexbench.agents.text_chat import ChatCompletionsAgent, ChatConfig
 
@@ -127,7 +129,9 @@ def _reference(spec: AgentSpec, channel: Channel) -> TextAgent | StepAgent:
         barge_in = int(options.pop("barge_in_ms", "600"))
     except ValueError as exc:
         raise ValueError(f"bad option for the reference agent: {exc}") from None
-    brain = _llm_brain(options) if "llm" in options else ReferenceDialogue(year=year)
+    brain: TextAgent = (
+        _llm_brain(options) if "llm" in options else RoutedBrain(ReferenceDialogue(year=year))
+    )
     if options and not isinstance(brain, ChatCompletionsAgent):
         raise ValueError(f"unknown option(s) for the reference agent: {sorted(options)}")
     if channel == "text":
@@ -142,6 +146,16 @@ def _llm_brain(options: dict[str, str]) -> TextAgent:
         raise ValueError("reference: llm must be openai:MODEL (any OpenAI-compatible endpoint)")
     chat = AgentSpec("text", model, options, f"text:{model}")
     return ChatCompletionsAgent(ChatConfig.from_spec(chat))
+
+
+@register_agent(
+    "ideal-floor",
+    description="Action items: does exactly what each condition's floor rule asks (test ceiling).",
+    privileged=True,
+    channels=("audio",),
+)
+def _ideal_floor(spec: AgentSpec, channel: Channel) -> StepAgent:
+    return IdealFloorAgent()
 
 
 @register_agent("silent", description="Listens, never speaks.", channels=("text", "audio"))

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from duplexbench.items.action import ActionItem
 from duplexbench.items.reference import Reference
 
 
@@ -35,12 +36,23 @@ class Privileged:
 
 
 @dataclass(frozen=True)
+class ActionPrivileged:
+    """Hidden state of an action episode (the item and when its cue was placed), handed
+    only to privileged agents (the scripted `ideal-floor` agent)."""
+
+    item: ActionItem
+    cue_onset: Callable[[], int | None] = lambda: None
+
+
+@dataclass(frozen=True)
 class AgentSession:
     instructions: str
     tools: tuple[ToolSpec, ...]
     item_id: str
     seed: int
     privileged: Privileged | None = None
+    action: ActionPrivileged | None = None
+    """Action episodes only, privileged agents only."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,177 @@
+"""The trace of an action episode: every event the replay loop records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from duplexbench.agents.events import ToolCallRequest
+from duplexbench.agents.protocol import AgentSession, ToolResultMessage
+from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, sha256_pcm
+from duplexbench.audio.vad import segments
+from duplexbench.items.action import Segment
+from duplexbench.orchestrator.cue import CueDecision
+from duplexbench.orchestrator.replay import ActionSetup, AgentTranscript, Utterance
+from duplexbench.speech.asr import get_asr
+from duplexbench.trace.events import (
+    AgentTruncated,
+    AgentTruncatedData,
+    AgentUsage,
+    AgentUsageData,
+    AgentUtterance,
+    AgentUtteranceData,
+    EndReason,
+    EpisodeAudio,
+    EpisodeAudioData,
+    EpisodeEnd,
+    EpisodeEndData,
+    EpisodeStart,
+    EpisodeStartData,
+    FloorSegment,
+    FloorSegmentData,
+    HarnessError,
+    HarnessErrorData,
+    ToolCall,
+    ToolCallData,
+    TraceEvent,
+)
+from duplexbench.trace.io import Recorder
+from duplexbench.trace.replay_events import (
+    ReplayCue,
+    ReplayCueData,
+    ReplaySegment,
+    ReplaySegmentData,
+    ReplayUserStopped,
+    ReplayUserStoppedData,
+)
+
+
+class ReplayTrace:
+    def __init__(self, setup: ActionSetup, frame_ms: int) -> None:
+        self.setup, self.frame_ms = setup, frame_ms
+        self.recorder = Recorder()
+        self._calls = 0
+
+    @property
+    def events(self) -> list[TraceEvent]:
+        return self.recorder.events
+
+    def start(self, session: AgentSession) -> None:
+        s, item = self.setup, self.setup.item
+        data = EpisodeStartData(
+            item_id=item.id,
+            item_version=item.version,
+            item_checksum=s.item_checksum,
+            suite=s.suite,
+            agent=s.agent_spec,
+            condition=s.condition,
+            repetition=s.repetition,
+            seed=s.seed,
+            repetition_seed=s.repetition_seed,
+            channel="audio",
+            instructions=session.instructions,
+            tools=[],
+        )
+        self.recorder.emit(EpisodeStart, 0, data)
+
+    def error(self, t: int, message: str, where: str) -> None:
+        self.recorder.emit(HarnessError, t, HarnessErrorData(message=message, where=where))
+
+    def end(self, t: int, reason: EndReason, detail: str) -> None:
+        self.recorder.emit(EpisodeEnd, t, EpisodeEndData(reason=reason, detail=detail))
+
+    def segment(self, seg: Segment, offset: int, sha: str) -> None:
+        data = ReplaySegmentData(
+            segment=seg.id,
+            role=seg.role,
+            part=seg.part,
+            text=seg.text,
+            voice=seg.voice,
+            start_ms=offset + seg.start_ms,
+            end_ms=offset + seg.end_ms,
+            audio_sha256=sha,
+        )
+        self.recorder.emit(ReplaySegment, offset, data)  # stamped when placed
+
+    def cue(self, t: int, end: int, decision: CueDecision, controller: str) -> None:
+        data = ReplayCueData(
+            start_ms=t,
+            end_ms=end,
+            forced=decision.forced,
+            controller=controller,
+            reason=decision.reason,
+        )
+        self.recorder.emit(ReplayCue, t, data)
+
+    def user_stopped(self, t: int, dropped_ms: int, reason: str) -> None:
+        data = ReplayUserStoppedData(dropped_ms=dropped_ms, reason=reason)
+        self.recorder.emit(ReplayUserStopped, t, data)
+
+    def tool_call(self, event: ToolCallRequest, t: int) -> ToolResultMessage:
+        self._calls += 1
+        call_id = event.call_id or f"call-{self._calls}"
+        data = ToolCallData(call_id=call_id, name=event.name, arguments=event.arguments)
+        self.recorder.emit(ToolCall, t, data)
+        output = {"ok": False, "error": "no tools are available in this conversation"}
+        return ToolResultMessage(call_id, event.name, output)
+
+    def truncated(self, t: int, dropped_samples: int, unheard: str) -> None:
+        dropped_ms = dropped_samples * 1000 // SAMPLE_RATE
+        if dropped_ms or unheard:
+            data = AgentTruncatedData(dropped_ms=dropped_ms, unheard_text=unheard)
+            self.recorder.emit(AgentTruncated, t, data)
+
+    def usage(self, t: int, fields: dict[str, Any]) -> None:
+        self.recorder.emit(AgentUsage, t, AgentUsageData(**fields))
+
+    def utterances(
+        self, t: int, transcript: AgentTranscript, agent: Int16Array, asr: str | None
+    ) -> None:
+        """An `agent.utterance` (stamped `t`, at or after its end) for each utterance
+        that has closed since the last call; ASR where no words came."""
+        closed, transcript.finished = transcript.finished, []
+        for utt, truncated in closed:
+            transcribed = False
+            if not utt.words and asr is not None:
+                transcribed = self._transcribe(utt, agent, asr)
+            data = AgentUtteranceData(
+                text=" ".join(utt.words),
+                start_ms=utt.start_ms,
+                end_ms=utt.end_ms,
+                truncated=truncated,
+                transcribed=transcribed,
+                word_end_ms=utt.word_end_ms,
+            )
+            self.recorder.emit(AgentUtterance, max(t, utt.end_ms), data)
+
+    @staticmethod
+    def _transcribe(utt: Utterance, agent: Int16Array, asr: str) -> bool:
+        """Read the utterance's audio with ASR; word times from ASR (else spread evenly)."""
+        start = utt.start_ms * SAMPLE_RATE // 1000
+        audio = agent[start : utt.end_ms * SAMPLE_RATE // 1000]
+        result = get_asr(asr).transcribe(audio)
+        words = [w for w in result.words if w.text.strip()]
+        if words:
+            utt.words = [w.text.strip() for w in words]
+            utt.word_end_ms = [min(utt.end_ms, utt.start_ms + w.end_ms) for w in words]
+        else:
+            utt.words = result.text.split()
+            span = max(1, utt.end_ms - utt.start_ms)
+            n = len(utt.words)
+            utt.word_end_ms = [utt.start_ms + span * (i + 1) // n for i in range(n)]
+        return bool(utt.words)
+
+    def channels(self, t: int, user: Int16Array, agent: Int16Array) -> None:
+        data = EpisodeAudioData(
+            sample_rate=SAMPLE_RATE,
+            frame_ms=self.frame_ms,
+            duration_ms=len(user) * 1000 // SAMPLE_RATE,
+            user_sha256=sha256_pcm(user),
+            agent_sha256=sha256_pcm(agent),
+        )
+        self.recorder.emit(EpisodeAudio, t, data)
+        for channel, samples in (("user", user), ("agent", agent)):
+            for s in segments(np.asarray(samples)):
+                seg = FloorSegmentData(channel=channel, start_ms=s.start_ms, end_ms=s.end_ms)
+                self.recorder.emit(FloorSegment, t, seg)

@@ -1,0 +1,107 @@
+"""The rule-based cue controller and the takeover detector, at their boundaries."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from duplexbench.orchestrator.cue import (
+    CueState,
+    LLMCueController,
+    RuleCueController,
+    TakeoverDetector,
+)
+from duplexbench.orchestrator.playback import Delivered, HeardWord
+from duplexbench.orchestrator.replay import AgentTranscript, ReplayConfig, Utterance
+from duplexbench.yesno import JudgeUnavailable, YesNo
+
+CONFIG = ReplayConfig()
+LEAD_IN_END = 3000
+SILENCE = Delivered(np.zeros(320, dtype=np.int16), [], active=False)
+
+
+def speaking(words: int, since: int, t: int) -> AgentTranscript:
+    transcript = AgentTranscript(20)
+    transcript.current = Utterance(since, t, [f"w{i}" for i in range(words)], [])
+    return transcript
+
+
+def state(t: int, transcript: AgentTranscript, queued: int, delivered: Delivered) -> CueState:
+    return CueState(t, LEAD_IN_END, delivered, transcript, queued)
+
+
+def word_frame(t: int) -> Delivered:
+    return Delivered(np.ones(320, dtype=np.int16), [HeardWord("w", t)], active=True)
+
+
+def test_no_cue_before_the_lead_in_ends() -> None:
+    t = LEAD_IN_END - 20
+    decision = RuleCueController(CONFIG).decide(state(t, speaking(20, 0, t), 5000, word_frame(t)))
+    assert not decision.fire
+
+
+def test_cue_fires_at_a_word_boundary_once_every_threshold_holds() -> None:
+    ctl = RuleCueController(CONFIG)
+    t = LEAD_IN_END + 2000
+    since = t - CONFIG.cue_min_speech_ms
+    ok = state(t, speaking(CONFIG.cue_min_words, since, t), CONFIG.cue_min_left_ms, word_frame(t))
+    assert ctl.decide(ok).fire and not ctl.decide(ok).forced
+    few_words = state(t, speaking(CONFIG.cue_min_words - 1, since, t), 5000, word_frame(t))
+    too_short = state(t, speaking(10, since + 20, t), 5000, word_frame(t))
+    ending = state(t, speaking(10, since, t), CONFIG.cue_min_left_ms - 1, word_frame(t))
+    no_word = state(
+        t, speaking(10, since, t), 5000, Delivered(np.ones(320, np.int16), [], active=True)
+    )
+    for case in (few_words, too_short, ending, no_word):
+        assert not ctl.decide(case).fire
+
+
+def test_cue_is_forced_exactly_at_the_deadline() -> None:
+    ctl = RuleCueController(CONFIG)
+    deadline = LEAD_IN_END + CONFIG.force_after_ms
+    quiet = AgentTranscript(20)
+    assert not ctl.decide(state(deadline - 20, quiet, 0, SILENCE)).fire
+    decision = ctl.decide(state(deadline, quiet, 0, SILENCE))
+    assert decision.fire and decision.forced and str(CONFIG.force_after_ms) in decision.reason
+
+
+def test_takeover_needs_more_than_a_backchannel() -> None:
+    detector = TakeoverDetector(CONFIG)
+    assert detector.took_over(speaking(CONFIG.takeover_words - 1, 0, 900)) is None
+    assert detector.took_over(speaking(CONFIG.takeover_words, 0, 900)) is not None
+    assert detector.took_over(AgentTranscript(20)) is None
+    mute = AgentTranscript(20)
+    mute.current = Utterance(0, CONFIG.takeover_ms - 20)
+    assert detector.took_over(mute) is None
+    mute.current.end_ms = CONFIG.takeover_ms
+    assert detector.took_over(mute) is not None
+
+
+def test_llm_controller_polls_every_second_and_fires_on_yes() -> None:
+    asked: list[str] = []
+    answers = iter([False, True])
+
+    def ask(system: str, user: str) -> YesNo:
+        asked.append(user)
+        return YesNo(next(answers), "boundary")
+
+    ctl = LLMCueController(CONFIG, ask)
+    t = LEAD_IN_END + 500
+    talk = speaking(3, LEAD_IN_END, t)
+    first = ctl.decide(CueState(t, LEAD_IN_END, word_frame(t), talk, 2000, "Sorry, stop."))
+    assert not first.fire and "CUE: Sorry, stop." in asked[0]
+    assert not ctl.decide(state(t + 980, talk, 2000, word_frame(t + 980))).fire  # not polled
+    assert len(asked) == 1
+    fired = ctl.decide(state(t + 1000, talk, 2000, word_frame(t + 1000)))
+    assert fired.fire and not fired.forced and fired.reason == "llm: boundary"
+
+
+def test_llm_controller_failure_is_no_and_the_deadline_still_forces() -> None:
+    def down(system: str, user: str) -> YesNo:
+        raise JudgeUnavailable("down")
+
+    ctl = LLMCueController(CONFIG, down)
+    t = LEAD_IN_END + 500
+    assert not ctl.decide(state(t, speaking(3, LEAD_IN_END, t), 2000, word_frame(t))).fire
+    assert ctl.failures == 1
+    deadline = LEAD_IN_END + CONFIG.force_after_ms
+    assert ctl.decide(state(deadline, AgentTranscript(20), 0, SILENCE)).forced
