@@ -1,0 +1,118 @@
+"""Scoring one action episode: immediate execution, then follow-through.
+
+Follow-through is evaluated only when immediate execution succeeded. Stop's
+follow-through is a rule; the other seven actions always get the offline
+heuristic verdict and, when a judge answers, the judge verdict too. The
+headline `follow_through` is the judge's when there is one, else the
+heuristic's (or the rule's); summaries never mix the two sources.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from duplexbench.items.action import Action, ActionItem, Scenario
+from duplexbench.scoring.actions.fdb import FdbMetrics, fdb_metrics
+from duplexbench.scoring.actions.heuristics import heuristic_follow_through
+from duplexbench.scoring.actions.judge import ActionJudge
+from duplexbench.scoring.actions.observation import ActionObservation
+from duplexbench.scoring.actions.rules import MissingAnnotation, immediate, stop_follow_through
+
+FollowSource = Literal["rule", "heuristic", "judge"]
+
+
+class ActionScore(BaseModel):
+    """Saved as `result.json` in an action episode's folder."""
+
+    model_config = ConfigDict(extra="forbid")
+    item_id: str
+    repetition: int
+    status: Literal["ok", "error"]
+    error: str | None = None
+    condition: str
+    action: Action
+    scenario: Scenario
+    immediate: bool | None = Field(None, description="None: not applicable (left out of I).")
+    immediate_reason: str = ""
+    follow_through: bool | None = None
+    follow_through_source: FollowSource | None = None
+    follow_through_reason: str = ""
+    heuristic_follow_through: bool | None = None
+    heuristic_reason: str = ""
+    judge_follow_through: bool | None = None
+    timing_ms: int | None = Field(
+        None, description="Yield latency (stop), recovery latency, interruption timing, ..."
+    )
+    cue_forced: bool = False
+    transcribed: bool = Field(False, description="Agent words came from ASR.")
+    fdb: FdbMetrics = Field(default_factory=dict)
+
+    @property
+    def deterministic_follow_through(self) -> bool | None:
+        """The rule's (Stop) or the heuristic's verdict, never the judge's."""
+        if self.follow_through_source == "rule":
+            return self.follow_through
+        return self.heuristic_follow_through
+
+
+def score_observation(
+    obs: ActionObservation, repetition: int, judge: ActionJudge | None = None
+) -> ActionScore:
+    """Score one observed action episode (a bad item becomes an error score)."""
+    item = obs.item
+    try:
+        first = immediate(obs)
+        follow = _follow_through(obs, judge) if first.success is True else {}
+    except MissingAnnotation as exc:
+        return action_error_score(item, repetition, str(exc))
+    return ActionScore(
+        item_id=item.id,
+        repetition=repetition,
+        status="ok",
+        condition=item.condition,
+        action=item.action,
+        scenario=item.scenario,
+        immediate=first.success,
+        immediate_reason=first.reason,
+        timing_ms=first.timing_ms,
+        cue_forced=obs.cue.forced if obs.cue is not None else False,
+        transcribed=obs.transcribed,
+        fdb=fdb_metrics(obs),
+        **follow,
+    )
+
+
+def _follow_through(obs: ActionObservation, judge: ActionJudge | None) -> dict[str, Any]:
+    if obs.item.action == "stop":
+        rule = stop_follow_through(obs)
+        return {
+            "follow_through": rule.success,
+            "follow_through_source": "rule",
+            "follow_through_reason": rule.reason,
+        }
+    heuristic = heuristic_follow_through(obs)
+    verdict = judge.verdict(obs) if judge is not None else None
+    chosen = heuristic if verdict is None else verdict
+    return {
+        "follow_through": chosen.success,
+        "follow_through_source": "heuristic" if verdict is None else "judge",
+        "follow_through_reason": chosen.reason,
+        "heuristic_follow_through": heuristic.success,
+        "heuristic_reason": heuristic.reason,
+        "judge_follow_through": None if verdict is None else verdict.success,
+    }
+
+
+def action_error_score(item: ActionItem, repetition: int, message: str) -> ActionScore:
+    """An episode that could not run or be scored: counted, never as a failure."""
+    return ActionScore(
+        item_id=item.id,
+        repetition=repetition,
+        status="error",
+        error=message,
+        condition=item.condition,
+        action=item.action,
+        scenario=item.scenario,
+    )
