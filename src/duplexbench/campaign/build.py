@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from duplexbench.items.action_suite import ActionSuite
 from duplexbench.items.suite import Suite
 from duplexbench.speech.bank import PrerenderReport, SpeechBank
 from duplexbench.speech.tts import DEFAULT_VOICE, VoiceRef
@@ -15,9 +16,13 @@ def _voice(name: str | None) -> str:
 
 
 def build_requests(
-    suite: Suite, user_voice: str | None = None, agent_voice: str | None = None
+    suite: Suite | ActionSuite, user_voice: str | None = None, agent_voice: str | None = None
 ) -> list[tuple[str, str]]:
-    """(text, voice) of every user realization and every oracle line of the suite."""
+    """(text, voice) of every user realization and every oracle line of the suite;
+    for an action suite, of every segment (in its own voice: the timing depends on it)."""
+    if isinstance(suite, ActionSuite):
+        segments = [(s.text, s.voice) for item in suite.items for s in item.segments]
+        return list(dict.fromkeys(segments))
     requests: list[tuple[str, str]] = []
     for item in suite.items:
         voice = _voice(user_voice or item.user.persona.voice)
@@ -29,7 +34,7 @@ def build_requests(
 
 
 def build_suite(
-    suite: Suite,
+    suite: Suite | ActionSuite,
     bank: SpeechBank,
     progress: Callable[[int, int], None] | None = None,
     user_voice: str | None = None,

@@ -21,6 +21,8 @@ from pydantic import BaseModel, ValidationError
 
 from duplexbench.campaign.spec import CampaignSpec, IndexRow
 from duplexbench.files import write_text_atomic
+from duplexbench.items.action import ActionItem
+from duplexbench.items.action_suite import parse_action_item
 from duplexbench.items.errors import ItemError
 from duplexbench.items.load import parse_item
 from duplexbench.items.workflow import WorkflowItem
@@ -54,6 +56,20 @@ def read_campaign(run_dir: Path) -> CampaignSpec:
         return CampaignSpec.model_validate_json(path.read_text(encoding="utf-8"))
     except (ValidationError, ValueError) as exc:
         raise RunDirError(f"{path}: not a campaign spec this version can read: {exc}") from None
+
+
+def read_action_items(run_dir: Path, spec: CampaignSpec) -> dict[str, ActionItem]:
+    items = {}
+    for item_id in spec.items:
+        path = run_dir / "items" / f"{item_id}.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            items[item_id] = parse_action_item(data, str(path))
+        except (OSError, ValueError) as exc:
+            raise RunDirError(f"{path}: cannot read item snapshot: {exc}") from None
+        except ItemError as exc:
+            raise RunDirError(str(exc)) from None
+    return items
 
 
 def read_items(run_dir: Path, spec: CampaignSpec) -> dict[str, WorkflowItem]:

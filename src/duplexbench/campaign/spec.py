@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,6 +24,7 @@ class CampaignSpec(BaseModel):
     run_format: str = RUN_FORMAT
     duplexbench_version: str
     suite: str
+    family: Literal["workflow", "action"] = "workflow"
     suite_version: str
     suite_path: str
     agent: str = Field(description="Agent spec, recorded verbatim.")

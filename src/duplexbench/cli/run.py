@@ -8,9 +8,10 @@ import click
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from duplexbench.campaign.action_runner import ActionRunResult, run_action_campaign
 from duplexbench.campaign.conditions import CONDITIONS, DEFAULT_CONDITION
 from duplexbench.campaign.rundir import RunDirError
-from duplexbench.campaign.runner import RunOptions, run_campaign
+from duplexbench.campaign.runner import RunOptions, RunResult, run_campaign
 from duplexbench.cli._common import (
     err_console,
     fail,
@@ -19,7 +20,10 @@ from duplexbench.cli._common import (
     print_json,
     print_scorecard,
 )
+from duplexbench.cli.action_table import print_action_scorecard
+from duplexbench.items.action_suite import suite_family
 from duplexbench.items.errors import ItemError
+from duplexbench.scoring.actions.result import ActionScore
 from duplexbench.scoring.episode import EpisodeScore
 from duplexbench.speech.tts import SpeechUnavailable
 from duplexbench.suites.package import DEFAULT_SUITE, resolve_suite
@@ -30,8 +34,8 @@ from duplexbench.suites.package import DEFAULT_SUITE, resolve_suite
     "--suite",
     default=DEFAULT_SUITE,
     show_default=True,
-    help="A built-in suite (`suite list`: workflows-mini, workflows-v1) or a folder / item "
-    "file of workflow items, e.g. tests/fixtures.",
+    help="A built-in suite (`suite list`: workflows-mini, workflows-v1, actions-v1) or a "
+    "folder / item file of workflow or action items, e.g. tests/fixtures.",
 )
 @click.option(
     "--agent",
@@ -124,9 +128,11 @@ def run_command(
     `reference` agent, in clean audio, 3 repetitions.
 
     Writes a run directory (traces, scores, summary.json) and prints the
-    scorecard: Pass@1, Pass@k, Reliable@k and AFA with 95% bootstrap intervals,
-    and the four Workflow Success gates. Episodes that could not run are
-    counted as errors, never as failures.
+    scorecard. Workflow suites: Pass@1, Pass@k, Reliable@k and AFA with 95%
+    bootstrap intervals, and the four Workflow Success gates. Action suites
+    (e.g. actions-v1, audio conditions only): per action the immediate-
+    execution rate I and the follow-through rate S, with timing diagnostics.
+    Episodes that could not run are counted as errors, never as failures.
     """
     try:
         suite_path = str(resolve_suite(suite))
@@ -163,12 +169,15 @@ def run_command(
             task = bar.add_task("run", total=None, errors=0)
             errors = 0
 
-            def tick(done: int, total: int, score: EpisodeScore) -> None:
+            def tick(done: int, total: int, score: EpisodeScore | ActionScore) -> None:
                 nonlocal errors
                 errors += score.status == "error"
                 bar.update(task, completed=done, total=total, errors=errors)
 
-            result = run_campaign(opts, tick)
+            if suite_family(suite_path) == "action":
+                result: RunResult | ActionRunResult = run_action_campaign(opts, tick)
+            else:
+                result = run_campaign(opts, tick)
     except ItemError as exc:
         fail(f"invalid suite ({len(exc.problems)} problem(s)):\n{exc}")
         return
@@ -177,6 +186,8 @@ def run_command(
         return
     if as_json:
         print_json(result.summary)
+    elif isinstance(result, ActionRunResult):
+        print_action_scorecard(result.summary)
     else:
         print_scorecard(result.summary)
         err_console.print(f"run directory: {escape(str(result.run_dir))}", soft_wrap=True)

@@ -7,8 +7,9 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
+from duplexbench.campaign.action_scoring import rescore_action_run
 from duplexbench.campaign.rescore import rescore_run
-from duplexbench.campaign.rundir import RunDirError
+from duplexbench.campaign.rundir import RunDirError, read_campaign
 from duplexbench.cli._common import (
     err_console,
     fail,
@@ -17,6 +18,7 @@ from duplexbench.cli._common import (
     print_json,
     print_scorecard,
 )
+from duplexbench.cli.action_table import print_action_scorecard
 
 
 @click.command("score")
@@ -40,10 +42,19 @@ def score_command(
     A corrupt or truncated trace is reported and scored as an error; the
     other episodes still score.
     """
+    judge = judge_config(judge_model, judge_base_url, judge_cache)
     try:
-        result = rescore_run(
-            run_dir, judge_config(judge_model, judge_base_url, judge_cache), write=not no_write
-        )
+        spec = read_campaign(run_dir)
+        if spec.family == "action":
+            actions = rescore_action_run(run_dir, spec, judge, write=not no_write)
+            for problem in actions.problems:
+                err_console.print(f"[yellow]warning:[/] {escape(problem)}", soft_wrap=True)
+            if as_json:
+                print_json(actions.summary)
+            else:
+                print_action_scorecard(actions.summary)
+            return
+        result = rescore_run(run_dir, judge, write=not no_write)
     except RunDirError as exc:
         fail(str(exc))
         return

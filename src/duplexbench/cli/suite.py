@@ -22,11 +22,13 @@ from rich.progress import (
 from duplexbench.campaign.build import build_suite
 from duplexbench.campaign.qa import quality_report
 from duplexbench.cli._common import err_console, fail, print_json
+from duplexbench.cli.suite_actions import action_validation, print_action_validation
 from duplexbench.cli.suite_info import list_command, show_command, stats_command
 from duplexbench.cli.validation import format_summary, validation_summary
+from duplexbench.items.action_suite import ActionSuite, load_action_suite, suite_family
 from duplexbench.items.errors import ItemError, Problem
-from duplexbench.items.schema import workflow_json_schema
-from duplexbench.items.suite import load_suite
+from duplexbench.items.schema import action_json_schema, workflow_json_schema
+from duplexbench.items.suite import Suite, load_suite
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.tts import SpeechUnavailable
 from duplexbench.suites.package import resolve_suite
@@ -76,12 +78,32 @@ def validate_command(suite: str, as_json: bool, no_solve: bool) -> None:
     earlier fact; every gated action has a reachable approval; knowledge
     documents agree with the gold. Generated suites also report how many
     candidate items the generator rejected, and why. Exits 1 on any problem.
+
+    Action suites (family `action`): every item's schema and cross-field
+    checks (annotations inside the audio, fields each condition requires,
+    no impossible overlaps), with the item counts per condition, action and
+    scenario; actions-v1 must hold at least 25 items per condition.
     """
     try:
         path = resolve_suite(suite)
-        loaded = load_suite(path)
+        if suite_family(path) == "action":
+            actions = load_action_suite(path)
+        else:
+            loaded = load_suite(path)
     except ItemError as exc:
         _report(Path(suite), exc.problems, as_json)
+        return
+    if suite_family(path) == "action":
+        summary = action_validation(actions)
+        if as_json:
+            print_json(summary)
+        else:
+            print_action_validation(summary, strict=actions.name == "actions-v1")
+        if (
+            actions.name == "actions-v1"
+            and summary["checks"]["conditions with >= 25 items"]["failed"]
+        ):
+            raise SystemExit(1)
         return
     if no_solve:
         if as_json:
@@ -133,10 +155,14 @@ def build_command(path: Path, speech_cache: Path | None, voice: str | None, as_j
 
     Renders each text variant of each user plan (and each oracle line) once;
     clips already in the bank are kept. Episodes then never wait for speech
-    synthesis, and every clip is frozen by its checksum.
+    synthesis, and every clip is frozen by its checksum. PATH may be a built-in
+    suite name; for an action suite every segment is rendered in its own voice.
     """
     try:
-        suite = load_suite(path)
+        folder = resolve_suite(str(path))
+        suite: Suite | ActionSuite = (
+            load_action_suite(folder) if suite_family(folder) == "action" else load_suite(folder)
+        )
         bank = SpeechBank(speech_cache)
         with Progress(
             TextColumn("[bold]clips"),
@@ -180,9 +206,17 @@ def build_command(path: Path, speech_cache: Path | None, voice: str | None, as_j
 
 @suite_group.command("schema")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
-def schema_command(out: Path | None) -> None:
-    """Print (or write) the JSON Schema of workflow item files."""
-    text = json.dumps(workflow_json_schema(), indent=2) + "\n"
+@click.option(
+    "--family",
+    type=click.Choice(["workflow", "action"]),
+    default="workflow",
+    show_default=True,
+    help="Which item format.",
+)
+def schema_command(out: Path | None, family: str) -> None:
+    """Print (or write) the JSON Schema of workflow (or action) item files."""
+    schema = workflow_json_schema() if family == "workflow" else action_json_schema()
+    text = json.dumps(schema, indent=2) + "\n"
     if out is None:
         click.echo(text, nl=False)
     else:

@@ -9,6 +9,8 @@ from rich.console import Console
 from rich.table import Table
 
 from duplexbench.cli._common import fail, print_json
+from duplexbench.cli.suite_actions import show_actions, stats_actions
+from duplexbench.items.action_suite import ActionSuite, load_action_suite, suite_family
 from duplexbench.items.errors import ItemError
 from duplexbench.items.suite import Suite, load_suite
 from duplexbench.suites.package import DEFAULT_SUITE, item_yaml, packaged_suites, resolve_suite
@@ -17,25 +19,29 @@ from duplexbench.suites.stats import suite_stats
 console = Console(soft_wrap=True)
 
 
-def open_suite(spec: str) -> Suite:
+def open_suite(spec: str) -> Suite | ActionSuite:
     """A suite by built-in name or path; a clear error (exit 2) otherwise."""
     try:
-        return load_suite(resolve_suite(spec))
+        path = resolve_suite(spec)
+        if suite_family(path) == "action":
+            return load_action_suite(path)
+        return load_suite(path)
     except ItemError as exc:
         fail(f"cannot load suite {spec!r}:\n{exc}")
         raise  # unreachable: fail() exits
 
 
-def _describe(suite: Suite) -> dict[str, Any]:
+def _describe(suite: Suite | ActionSuite) -> dict[str, Any]:
     manifest = suite.manifest
     generator = manifest.generator if manifest else None
     return {
         "name": suite.name,
+        "family": "action" if isinstance(suite, ActionSuite) else "workflow",
         "version": suite.version,
         "items": len(suite.items),
         "description": manifest.description if manifest else "",
         "path": str(suite.path),
-        "generator": generator.model_dump() if generator else None,
+        "generator": generator.model_dump(exclude_none=True) if generator else None,
         "default": suite.name == DEFAULT_SUITE,
     }
 
@@ -48,10 +54,10 @@ def list_command(as_json: bool) -> None:
     if as_json:
         print_json(rows)
         return
-    table = Table("suite", "version", "items", "description", title="built-in suites")
+    table = Table("suite", "family", "version", "items", "description", title="built-in suites")
     for row in rows:
         name = row["name"] + (" (default)" if row["default"] else "")
-        table.add_row(name, row["version"], str(row["items"]), row["description"])
+        table.add_row(name, row["family"], row["version"], str(row["items"]), row["description"])
     console.print(table)
 
 
@@ -72,6 +78,9 @@ def show_command(suite: str, item_id: str | None, as_json: bool) -> None:
             print_json(item.model_dump(mode="json", exclude_defaults=True))
         else:
             click.echo(item_yaml(item), nl=False)
+        return
+    if isinstance(loaded, ActionSuite):
+        show_actions(loaded, _describe(loaded), as_json)
         return
     rows = [
         {
@@ -106,8 +115,13 @@ def show_command(suite: str, item_id: str | None, as_json: bool) -> None:
 def stats_command(suite: str, as_json: bool) -> None:
     """Composition of SUITE along every taxonomy dimension (count and share of
     items per label; duplex phenomena can be several per item), and which
-    labels no item realizes."""
+    labels no item realizes. Action suites: items per condition (and per
+    scenario), action, scenario, source and voice; `--json` gives `items`,
+    `conditions` (condition id -> count), `actions` and `scenarios`."""
     loaded = open_suite(suite)
+    if isinstance(loaded, ActionSuite):
+        stats_actions(loaded, as_json)
+        return
     stats = suite_stats(loaded.items)
     if as_json:
         print_json({"suite": loaded.name, **stats})

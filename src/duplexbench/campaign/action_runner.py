@@ -1,0 +1,125 @@
+"""Running an action campaign: every action item x repetition of one agent.
+
+Each episode replays its item's timeline (direct or simulator replay), its
+trace and stereo audio are written, read back and scored from those files,
+so `duplexbench score` on the run directory reproduces every number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duplexbench
+from duplexbench.agents.audio_protocol import StepAgent
+from duplexbench.agents.registry import AgentInfo, AgentSpec, get_agent, redact_spec
+from duplexbench.campaign.action_scoring import (
+    index_row,
+    make_action_judge,
+    save_action_episode,
+    score_action_trace,
+    summarize_actions,
+)
+from duplexbench.campaign.conditions import get_condition
+from duplexbench.campaign.rundir import write_index, write_json, write_model
+from duplexbench.campaign.runner import RunOptions, _prepare, free_run_dir
+from duplexbench.campaign.spec import CampaignSpec, IndexRow, episode_dir, slug
+from duplexbench.items.action_suite import ActionSuite, load_action_suite
+from duplexbench.items.load import item_checksum
+from duplexbench.orchestrator.replay import ActionSetup, ReplayConfig
+from duplexbench.orchestrator.replay_loop import ActionEpisode
+from duplexbench.scoring.actions.result import ActionScore
+from duplexbench.speech.bank import SpeechBank
+from duplexbench.speech.tts import VoiceRef, get_tts
+
+ActionProgress = Callable[[int, int, ActionScore], None]
+
+
+@dataclass(frozen=True)
+class ActionRunResult:
+    run_dir: Path
+    summary: dict[str, Any]
+    scores: list[ActionScore]
+
+
+def _check(info: AgentInfo, spec: AgentSpec, suite: ActionSuite) -> None:
+    """Fail fast: a step agent on the audio channel, and every voice's engine installed."""
+    agent = info.create(spec, "audio")
+    if not isinstance(agent, StepAgent):
+        raise ValueError(
+            f"agent {info.name!r} is a streaming (network) agent; action suites run step "
+            "agents only in this version"
+        )
+    agent.close()
+    voices = sorted({s.voice for item in suite.items for s in item.segments})
+    for voice in voices:
+        get_tts(VoiceRef.parse(voice).engine).version()
+
+
+def _spec(opts: RunOptions, suite: ActionSuite) -> CampaignSpec:
+    return CampaignSpec(
+        duplexbench_version=duplexbench.__version__,
+        suite=suite.name,
+        suite_version=suite.version,
+        suite_path=str(suite.path),
+        agent=redact_spec(opts.agent),
+        condition=opts.condition,
+        repeats=opts.repeats,
+        seed=opts.seed,
+        items=[i.id for i in suite.items],
+        item_checksums={i.id: item_checksum(i) for i in suite.items},
+        judge=opts.judge,
+        family="action",
+    )
+
+
+def run_action_campaign(
+    opts: RunOptions, progress: ActionProgress | None = None
+) -> ActionRunResult:
+    condition = get_condition(opts.condition)
+    if condition.channel != "audio":
+        raise ValueError(f"action items need an audio condition, not {condition.name!r}")
+    info, agent_spec = get_agent(opts.agent)
+    suite = load_action_suite(opts.suite).select(list(opts.items) or None, opts.limit)
+    _check(info, agent_spec, suite)
+    bank = SpeechBank(opts.speech_cache)
+    out = opts.out or free_run_dir(Path("runs") / slug(f"{suite.name}-{agent_spec.name}"))
+    _prepare(out, opts.overwrite)
+    spec = _spec(opts, suite)
+    write_model(out / "campaign.json", spec)
+    for item in suite.items:
+        write_json(out / "items" / f"{item.id}.json", item.model_dump(mode="json"))
+    config = ReplayConfig(frame_ms=opts.frame_ms)
+    judge = make_action_judge(opts.judge, out)
+    scores: list[ActionScore] = []
+    rows: list[IndexRow] = []
+    total = len(suite.items) * opts.repeats
+    for item in suite.items:
+        for repetition in range(opts.repeats):
+            setup = ActionSetup(
+                item,
+                spec.item_checksums[item.id],
+                suite.name,
+                spec.agent,
+                opts.condition,
+                repetition,
+                opts.seed,
+            )
+            agent = info.create(agent_spec, "audio")
+            assert isinstance(agent, StepAgent)
+            record = ActionEpisode(
+                setup, agent, bank, privileged=info.privileged, config=config
+            ).run()
+            rel = episode_dir(spec, item.id, repetition)
+            save_action_episode(out / rel, record)
+            score = score_action_trace(item, out / rel, repetition, judge)
+            scores.append(score)
+            rows.append(index_row(score, rel))
+            if progress is not None:
+                progress(len(scores), total, score)
+    write_index(out, rows)
+    summary = summarize_actions(spec, scores)
+    write_json(out / "summary.json", summary)
+    return ActionRunResult(out, summary, scores)

@@ -1,0 +1,133 @@
+"""Scoring action episodes from their files, summaries, and re-scoring a run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from duplexbench.audio.pcm import SAMPLE_RATE
+from duplexbench.audio.wav import read_wav, write_wav
+from duplexbench.campaign.rundir import read_action_items, write_index, write_json, write_model
+from duplexbench.campaign.spec import CampaignSpec, IndexRow, JudgeConfig, episode_dir
+from duplexbench.items.action import ActionItem
+from duplexbench.orchestrator.replay import ActionRecord
+from duplexbench.scoring.actions.judge import (
+    PROMPT_VERSION,
+    ActionJudge,
+    ActionJudgeCache,
+    OpenAIChatActionJudge,
+)
+from duplexbench.scoring.actions.result import ActionScore, action_error_score, score_observation
+from duplexbench.scoring.actions.summary import action_block
+from duplexbench.scoring.actions.trace import observe
+from duplexbench.trace.events import EpisodeEnd
+from duplexbench.trace.io import TraceError, read_events, write_events
+
+JUDGE_CACHE = "action-judge-cache.jsonl"
+
+
+def make_action_judge(config: JudgeConfig | None, run_dir: Path) -> ActionJudge | None:
+    """The follow-through judge: cache (default RUN_DIR/action-judge-cache.jsonl) + endpoint."""
+    if config is None:
+        return None
+    cache = ActionJudgeCache(Path(config.cache) if config.cache else run_dir / JUDGE_CACHE)
+    backend = OpenAIChatActionJudge(config.model, config.base_url) if config.base_url else None
+    return ActionJudge(config.model, cache, backend)
+
+
+def save_action_episode(folder: Path, record: ActionRecord) -> None:
+    if record.audio is not None:
+        user, agent = record.audio
+        write_wav(folder / "audio.wav", [user, agent], SAMPLE_RATE)
+    write_events(folder / "events.jsonl", record.events)
+
+
+def score_action_trace(
+    item: ActionItem,
+    folder: Path,
+    repetition: int,
+    judge: ActionJudge | None = None,
+    write: bool = True,
+) -> ActionScore:
+    """Score the episode in `folder` from `events.jsonl` (and `audio.wav` for prosody)."""
+    try:
+        events = read_events(folder / "events.jsonl")
+        ended = next((e for e in events if isinstance(e, EpisodeEnd)), None)
+        if ended is not None and ended.data.reason == "error":
+            score = action_error_score(item, repetition, ended.data.detail or "episode error")
+            if write and folder.exists():
+                write_model(folder / "result.json", score)
+            return score
+        agent_audio = None
+        if item.action == "backchannel" and (folder / "audio.wav").exists():
+            channels, _ = read_wav(folder / "audio.wav")
+            agent_audio = channels[1] if len(channels) > 1 else None
+        score = score_observation(observe(item, events, agent_audio), repetition, judge)
+    except TraceError as exc:
+        score = action_error_score(item, repetition, f"unreadable trace: {exc}")
+    if write and folder.exists():
+        write_model(folder / "result.json", score)
+    return score
+
+
+def summarize_actions(spec: CampaignSpec, scores: list[ActionScore]) -> dict[str, Any]:
+    errors = [s for s in scores if s.status == "error"]
+    return {
+        "suite": spec.suite,
+        "family": "action",
+        "agent": spec.agent,
+        "condition": spec.condition,
+        "repeats": spec.repeats,
+        "seed": spec.seed,
+        "episodes": len(scores),
+        "errors": len(errors),
+        "error_reasons": sorted({s.error or "" for s in errors}),
+        "judge": None
+        if spec.judge is None
+        else {"model": spec.judge.model, "prompt_version": PROMPT_VERSION},
+        "actions": action_block(scores),
+    }
+
+
+@dataclass(frozen=True)
+class ActionRescore:
+    summary: dict[str, Any]
+    scores: list[ActionScore]
+    problems: list[str]
+
+
+def rescore_action_run(
+    run_dir: Path, spec: CampaignSpec, judge: JudgeConfig | None = None, write: bool = True
+) -> ActionRescore:
+    """Score every action episode of the run again from its files."""
+    if judge is not None:
+        spec = spec.model_copy(update={"judge": judge})
+    items = read_action_items(run_dir, spec)
+    action_judge = make_action_judge(spec.judge, run_dir)
+    scores, rows, problems = [], [], []
+    for item_id in spec.items:
+        for repetition in range(spec.repeats):
+            rel = episode_dir(spec, item_id, repetition)
+            score = score_action_trace(
+                items[item_id], run_dir / rel, repetition, action_judge, write
+            )
+            if score.status == "error" and (score.error or "").startswith("unreadable"):
+                problems.append(f"{rel}: {score.error}")
+            scores.append(score)
+            rows.append(index_row(score, rel))
+    summary = summarize_actions(spec, scores)
+    if write:
+        write_index(run_dir, rows)
+        write_json(run_dir / "summary.json", summary)
+    return ActionRescore(summary, scores, problems)
+
+
+def index_row(score: ActionScore, rel: str) -> IndexRow:
+    return IndexRow(
+        item_id=score.item_id,
+        repetition=score.repetition,
+        path=rel,
+        status=score.status,
+        error=score.error,
+    )

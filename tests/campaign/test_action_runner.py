@@ -1,0 +1,73 @@
+"""Action campaigns end to end: run directory, per-action rates, re-scoring, CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from duplexbench.campaign.action_runner import run_action_campaign
+from duplexbench.campaign.action_scoring import rescore_action_run
+from duplexbench.campaign.rundir import read_campaign
+from duplexbench.campaign.runner import RunOptions
+from duplexbench.cli import main
+from duplexbench.items.suite import SuiteManifest
+from duplexbench.speech.bank import SpeechBank
+from duplexbench.suites.package import write_suite
+from orchestrator.replay_builders import one_per_action
+
+pytest.importorskip("piper", reason="the agents speak with piper:joe")
+
+
+@pytest.fixture(scope="module")
+def suite_dir(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("actions")
+    bank_dir = root / "bank"
+    items = one_per_action(SpeechBank(bank_dir))
+    manifest = SuiteManifest(name="mini-actions", family="action", version="1")
+    write_suite(root / "suite", manifest, items)
+    return root / "suite", bank_dir
+
+
+def run(suite_dir: tuple[Path, Path], agent: str, out: Path) -> dict:  # type: ignore[type-arg]
+    suite, bank = suite_dir
+    opts = RunOptions(str(suite), agent=agent, repeats=1, speech_cache=bank, out=out)
+    return run_action_campaign(opts).summary
+
+
+def test_ideal_floor_executes_every_action(suite_dir: tuple[Path, Path], tmp_path: Path) -> None:
+    summary = run(suite_dir, "ideal-floor", tmp_path / "run")
+    assert summary["episodes"] == 8 and summary["errors"] == 0
+    per_action = summary["actions"]["per_action"]
+    assert {a: b["immediate"] for a, b in per_action.items()} == dict.fromkeys(per_action, 1.0)
+    assert len(per_action) == 8
+    assert per_action["stop"]["yield_latency_ms"]["n"] == 1
+    assert read_campaign(tmp_path / "run").family == "action"
+    # re-scoring from the files reproduces the summary
+    spec = read_campaign(tmp_path / "run")
+    assert rescore_action_run(tmp_path / "run", spec, write=False).summary == summary
+
+
+def test_silent_agent_waits_and_ignores_but_does_nothing_else(
+    suite_dir: tuple[Path, Path], tmp_path: Path
+) -> None:
+    per_action = run(suite_dir, "silent", tmp_path / "run")["actions"]["per_action"]
+    immediate = {a: b["immediate"] for a, b in per_action.items()}
+    assert immediate["wait"] == immediate["ignore"] == 1.0
+    for action in ("take_turn", "backchannel", "recover", "interrupt", "hold_floor"):
+        assert immediate[action] == 0.0, action
+    assert immediate["stop"] is None and per_action["stop"]["n_na"] == 1  # never speaking
+
+
+def test_cli_run_and_score_an_action_suite(suite_dir: tuple[Path, Path], tmp_path: Path) -> None:
+    suite, bank = suite_dir
+    out = tmp_path / "run"
+    args = ["run", "--suite", str(suite), "--agent", "silent", "-k", "1", "--out", str(out)]
+    result = CliRunner().invoke(main, [*args, "--speech-cache", str(bank), "--json", "-q"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["family"] == "action" and summary["episodes"] == 8
+    table = CliRunner().invoke(main, ["score", str(out)])
+    assert table.exit_code == 0 and "take_turn" in table.output and "0.0%" in table.output
