@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from duplexbench.items.action import ActionItem
 from duplexbench.items.errors import ItemError, Problem
 from duplexbench.items.load import item_checksum
 from duplexbench.items.suite import GeneratorInfo, SuiteManifest
@@ -40,16 +42,20 @@ def resolve_suite(spec: str) -> Path:
     raise ItemError([Problem(spec, "", f"no such file, folder or built-in suite ({names})")])
 
 
-def item_yaml(item: WorkflowItem) -> str:
+AnyItem = WorkflowItem | ActionItem
+
+
+def item_yaml(item: AnyItem) -> str:
     data = item.model_dump(mode="json", exclude_defaults=True)
-    data = {"id": data.pop("id"), **data}
+    head = {"family": "action"} if isinstance(item, ActionItem) else {}
+    data = {**head, "id": data.pop("id"), **data}
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
 
 
 def write_suite(
     folder: Path,
     manifest: SuiteManifest,
-    items: list[WorkflowItem],
+    items: Sequence[AnyItem],
     files: dict[str, str] | None = None,
 ) -> None:
     """Write the manifest (with checksums) and the item files; all or nothing.

@@ -1,0 +1,1 @@
+"""The actions-v1 suite: DuplexAct-style interaction-action items."""
