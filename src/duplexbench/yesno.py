@@ -14,8 +14,8 @@ import json
 import os
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
 
 API_KEY_ENV = "DUPLEXBENCH_JUDGE_API_KEY"
 
@@ -70,3 +70,62 @@ def ask_yes_no(
     except (urllib.error.URLError, OSError, KeyError, IndexError, ValueError, TypeError) as exc:
         raise JudgeUnavailable(f"judge request failed: {type(exc).__name__}") from None
     return parse_yes_no(content)
+
+
+Q = TypeVar("Q")
+V = TypeVar("V")
+Q_contra = TypeVar("Q_contra", contravariant=True)
+V_co = TypeVar("V_co", covariant=True)
+
+
+class VerdictCache(Protocol[Q_contra, V]):
+    def get(self, model: str, question: Q_contra) -> V | None: ...
+
+    def put(self, model: str, question: Q_contra, verdict: V) -> None: ...
+
+
+class Backend(Protocol[Q_contra, V_co]):
+    def ask(self, question: Q_contra) -> V_co: ...
+
+
+@dataclass
+class CachedJudge(Generic[Q, V]):
+    """Cache first, then the backend (if any); counts hits, misses, calls, failures.
+
+    A miss with no backend, or a backend failure, is no verdict (None)."""
+
+    model: str
+    cache: VerdictCache[Q, V]
+    backend: Backend[Q, V] | None = None
+    prompt_version: str = ""
+    hits: int = 0
+    misses: int = 0
+    calls: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def lookup(self, question: Q) -> V | None:
+        cached = self.cache.get(self.model, question)
+        if cached is not None:
+            self.hits += 1
+            return cached
+        if self.backend is None:
+            self.misses += 1
+            return None
+        self.calls += 1
+        try:
+            verdict = self.backend.ask(question)
+        except JudgeUnavailable as exc:
+            self.failures.append(str(exc))
+            return None
+        self.cache.put(self.model, question, verdict)
+        return verdict
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "prompt_version": self.prompt_version,
+            "cache_hits": self.hits,
+            "cache_misses": self.misses,
+            "calls": self.calls,
+            "failures": len(self.failures),
+        }

@@ -2,57 +2,29 @@
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
-from typing import Any, ClassVar
 
 import pytest
 
+from chat_endpoint import ChatHandler as _Handler
+from chat_endpoint import serve_chat
 from duplexbench.scoring.judge import (
     FieldJudge,
     JudgeCache,
     JudgeQuestion,
-    JudgeUnavailable,
     OpenAIChatJudge,
     Verdict,
     parse_verdict,
 )
+from duplexbench.yesno import JudgeUnavailable
 
 Q = JudgeQuestion("form.plan", "Plan name", "enum", "basic", "vision basic")
 
 
-class _Handler(BaseHTTPRequestHandler):
-    replies: ClassVar[list[str]] = []
-    requests: ClassVar[list[dict[str, Any]]] = []
-
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        type(self).requests.append(
-            {"path": self.path, "body": body, "auth": self.headers.get("Authorization")}
-        )
-        content = type(self).replies.pop(0)
-        payload = json.dumps({"choices": [{"message": {"content": content}}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args: Any) -> None:
-        return None
-
-
 @pytest.fixture
 def endpoint() -> Iterator[str]:
-    _Handler.replies, _Handler.requests = [], []
-    server = HTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/v1"
-    server.shutdown()
+    yield from serve_chat()
 
 
 def test_openai_compatible_endpoint_and_cache(

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import duplexbench
 from duplexbench.agents.audio_protocol import StepAgent
-from duplexbench.agents.registry import AgentInfo, AgentSpec, get_agent, redact_spec
+from duplexbench.agents.registry import AgentInfo, AgentSpec, get_agent
 from duplexbench.campaign.action_scoring import (
     index_row,
     make_action_judge,
@@ -24,10 +23,9 @@ from duplexbench.campaign.action_scoring import (
 )
 from duplexbench.campaign.conditions import get_condition
 from duplexbench.campaign.rundir import write_index, write_json, write_model
-from duplexbench.campaign.runner import RunOptions, _prepare, free_run_dir
-from duplexbench.campaign.spec import CampaignSpec, IndexRow, episode_dir, slug
+from duplexbench.campaign.runner import RunOptions, prepare_run_dir, campaign_spec, free_run_dir
+from duplexbench.campaign.spec import IndexRow, episode_dir, slug
 from duplexbench.items.action_suite import ActionSuite, load_action_suite
-from duplexbench.items.load import item_checksum
 from duplexbench.orchestrator.replay import ActionSetup, ReplayConfig
 from duplexbench.orchestrator.replay_loop import ActionEpisode
 from duplexbench.scoring.actions.result import ActionScore
@@ -58,23 +56,6 @@ def _check(info: AgentInfo, spec: AgentSpec, suite: ActionSuite) -> None:
         get_tts(VoiceRef.parse(voice).engine).version()
 
 
-def _spec(opts: RunOptions, suite: ActionSuite) -> CampaignSpec:
-    return CampaignSpec(
-        duplexbench_version=duplexbench.__version__,
-        suite=suite.name,
-        suite_version=suite.version,
-        suite_path=str(suite.path),
-        agent=redact_spec(opts.agent),
-        condition=opts.condition,
-        repeats=opts.repeats,
-        seed=opts.seed,
-        items=[i.id for i in suite.items],
-        item_checksums={i.id: item_checksum(i) for i in suite.items},
-        judge=opts.judge,
-        family="action",
-    )
-
-
 def run_action_campaign(
     opts: RunOptions, progress: ActionProgress | None = None
 ) -> ActionRunResult:
@@ -86,8 +67,8 @@ def run_action_campaign(
     _check(info, agent_spec, suite)
     bank = SpeechBank(opts.speech_cache)
     out = opts.out or free_run_dir(Path("runs") / slug(f"{suite.name}-{agent_spec.name}"))
-    _prepare(out, opts.overwrite)
-    spec = _spec(opts, suite)
+    prepare_run_dir(out, opts.overwrite)
+    spec = campaign_spec(opts, suite)
     write_model(out / "campaign.json", spec)
     for item in suite.items:
         write_json(out / "items" / f"{item.id}.json", item.model_dump(mode="json"))

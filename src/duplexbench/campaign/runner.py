@@ -25,6 +25,7 @@ from duplexbench.campaign.rundir import (
     write_model,
 )
 from duplexbench.campaign.spec import CampaignSpec, IndexRow, JudgeConfig, episode_dir, slug
+from duplexbench.items.action_suite import ActionSuite
 from duplexbench.items.load import item_checksum
 from duplexbench.items.suite import Suite, load_suite
 from duplexbench.items.workflow import WorkflowItem
@@ -87,7 +88,7 @@ def free_run_dir(base: Path) -> Path:
     return candidate
 
 
-def _prepare(out: Path, overwrite: bool) -> None:
+def prepare_run_dir(out: Path, overwrite: bool) -> None:
     if out.exists() and any(out.iterdir()):
         if not overwrite:
             raise RunDirError(f"{out} exists and is not empty; choose another --out or --overwrite")
@@ -97,10 +98,12 @@ def _prepare(out: Path, overwrite: bool) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
 
-def _spec(opts: RunOptions, suite: Suite) -> CampaignSpec:
+def campaign_spec(opts: RunOptions, suite: Suite | ActionSuite) -> CampaignSpec:
+    """`campaign.json` of a run of `suite` with these options."""
     return CampaignSpec(
         duplexbench_version=duplexbench.__version__,
         suite=suite.name,
+        family="action" if isinstance(suite, ActionSuite) else "workflow",
         suite_version=suite.version,
         suite_path=str(suite.path),
         agent=redact_spec(opts.agent),
@@ -124,8 +127,8 @@ def run_campaign(opts: RunOptions, progress: Progress | None = None) -> RunResul
     suite = load_suite(opts.suite).select(list(opts.items) or None, opts.limit)
     runner.check(suite.items)
     out = opts.out or free_run_dir(Path("runs") / slug(f"{suite.name}-{agent_spec.name}"))
-    _prepare(out, opts.overwrite)
-    spec = _spec(opts, suite)
+    prepare_run_dir(out, opts.overwrite)
+    spec = campaign_spec(opts, suite)
     write_model(out / "campaign.json", spec)
     for item in suite.items:
         write_json(out / "items" / f"{item.id}.json", item.model_dump(mode="json"))

@@ -22,6 +22,7 @@ from duplexbench.items.suite import (
     SuiteManifest,
     checksum_problems,
     read_manifest,
+    select_items,
 )
 
 Family = Literal["workflow", "action"]
@@ -60,14 +61,7 @@ class ActionSuite:
     manifest: SuiteManifest | None = field(default=None, compare=False)
 
     def select(self, ids: list[str] | None = None, limit: int | None = None) -> ActionSuite:
-        items = self.items
-        if ids:
-            unknown = sorted(set(ids) - {i.id for i in items})
-            if unknown:
-                raise ItemError([Problem(str(self.path), "", f"no such item(s): {unknown}")])
-            items = [i for i in items if i.id in ids]
-        if limit is not None:
-            items = items[:limit]
+        items = select_items(self.items, ids, limit, self.path)
         return ActionSuite(self.name, self.version, self.path, items, self.sources, self.manifest)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import Field, ValidationError
 
@@ -62,15 +62,21 @@ class Suite:
 
     def select(self, ids: list[str] | None = None, limit: int | None = None) -> Suite:
         """A copy holding only the given item ids (in suite order) and at most `limit` items."""
-        items = self.items
-        if ids:
-            unknown = sorted(set(ids) - {i.id for i in items})
-            if unknown:
-                raise ItemError([Problem(str(self.path), "", f"no such item(s): {unknown}")])
-            items = [i for i in items if i.id in ids]
-        if limit is not None:
-            items = items[:limit]
+        items = select_items(self.items, ids, limit, self.path)
         return Suite(self.name, self.version, self.path, items, self.sources, self.manifest)
+
+
+T = TypeVar("T", WorkflowItem, ActionItem)
+
+
+def select_items(items: list[T], ids: list[str] | None, limit: int | None, path: Path) -> list[T]:
+    """The items with the given ids (in suite order), at most `limit`; unknown ids fail."""
+    if ids:
+        unknown = sorted(set(ids) - {i.id for i in items})
+        if unknown:
+            raise ItemError([Problem(str(path), "", f"no such item(s): {unknown}")])
+        items = [i for i in items if i.id in ids]
+    return items if limit is None else items[:limit]
 
 
 def read_manifest(folder: Path) -> SuiteManifest | None:

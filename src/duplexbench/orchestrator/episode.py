@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Protocol
 
 from duplexbench.agents.instructions import build_instructions
 from duplexbench.agents.protocol import AgentSession, Privileged, ToolResultMessage, ToolSpec
@@ -52,8 +52,58 @@ class EpisodeSetup:
 
     @property
     def repetition_seed(self) -> int:
-        key = f"{self.seed}|{self.item.id}|{self.repetition}".encode()
-        return int.from_bytes(hashlib.sha256(key).digest()[:4], "big")
+        return repetition_seed(self.seed, self.item.id, self.repetition)
+
+
+def repetition_seed(seed: int, item_id: str, repetition: int) -> int:
+    """The seed of one repetition, derived from the campaign seed."""
+    key = f"{seed}|{item_id}|{repetition}".encode()
+    return int.from_bytes(hashlib.sha256(key).digest()[:4], "big")
+
+
+class SetupLike(Protocol):
+    """What `episode.start` records of a setup (workflow or action episodes)."""
+
+    @property
+    def item_checksum(self) -> str: ...
+    @property
+    def suite(self) -> str: ...
+    @property
+    def agent_spec(self) -> str: ...
+    @property
+    def condition(self) -> str: ...
+    @property
+    def repetition(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def repetition_seed(self) -> int: ...
+
+
+def start_data(
+    s: SetupLike,
+    item_id: str,
+    item_version: str,
+    session: AgentSession,
+    channel: Literal["text", "audio"],
+) -> EpisodeStartData:
+    return EpisodeStartData(
+        item_id=item_id,
+        item_version=item_version,
+        item_checksum=s.item_checksum,
+        suite=s.suite,
+        agent=s.agent_spec,
+        condition=s.condition,
+        repetition=s.repetition,
+        seed=s.seed,
+        repetition_seed=s.repetition_seed,
+        channel=channel,
+        instructions=session.instructions,
+        tools=[
+            {"name": t.name, "description": t.description, "parameters": t.parameters}
+            for t in session.tools
+        ],
+    )
 
 
 @dataclass
@@ -107,24 +157,7 @@ class EpisodeCore:
         )
 
     def emit_start(self, session: AgentSession, channel: Literal["text", "audio"]) -> None:
-        s = self.setup
-        data = EpisodeStartData(
-            item_id=self.item.id,
-            item_version=self.item.version,
-            item_checksum=s.item_checksum,
-            suite=s.suite,
-            agent=s.agent_spec,
-            condition=s.condition,
-            repetition=s.repetition,
-            seed=s.seed,
-            repetition_seed=s.repetition_seed,
-            channel=channel,
-            instructions=session.instructions,
-            tools=[
-                {"name": t.name, "description": t.description, "parameters": t.parameters}
-                for t in session.tools
-            ],
-        )
+        data = start_data(self.setup, self.item.id, self.item.version, session, channel)
         self.recorder.emit(EpisodeStart, 0, data)
 
     def emit_error(self, t_ms: int, message: str, where: str) -> None:

@@ -3,13 +3,13 @@ and the agent transcript aligned to playback."""
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
 from duplexbench.items.action import ActionItem
+from duplexbench.orchestrator.episode import repetition_seed
 from duplexbench.orchestrator.playback import Delivered
 from duplexbench.trace.events import EndReason, TraceEvent
 
@@ -29,8 +29,7 @@ class ActionSetup:
 
     @property
     def repetition_seed(self) -> int:
-        key = f"{self.seed}|{self.item.id}|{self.repetition}".encode()
-        return int.from_bytes(hashlib.sha256(key).digest()[:4], "big")
+        return repetition_seed(self.seed, self.item.id, self.repetition)
 
 
 @dataclass(frozen=True)

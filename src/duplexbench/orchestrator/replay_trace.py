@@ -12,6 +12,7 @@ from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, sha256_pcm
 from duplexbench.audio.vad import segments
 from duplexbench.items.action import Segment
 from duplexbench.orchestrator.cue import CueDecision
+from duplexbench.orchestrator.episode import start_data
 from duplexbench.orchestrator.replay import ActionSetup, AgentTranscript, Utterance
 from duplexbench.speech.asr import get_asr
 from duplexbench.trace.events import (
@@ -27,7 +28,6 @@ from duplexbench.trace.events import (
     EpisodeEnd,
     EpisodeEndData,
     EpisodeStart,
-    EpisodeStartData,
     FloorSegment,
     FloorSegmentData,
     HarnessError,
@@ -58,21 +58,8 @@ class ReplayTrace:
         return self.recorder.events
 
     def start(self, session: AgentSession) -> None:
-        s, item = self.setup, self.setup.item
-        data = EpisodeStartData(
-            item_id=item.id,
-            item_version=item.version,
-            item_checksum=s.item_checksum,
-            suite=s.suite,
-            agent=s.agent_spec,
-            condition=s.condition,
-            repetition=s.repetition,
-            seed=s.seed,
-            repetition_seed=s.repetition_seed,
-            channel="audio",
-            instructions=session.instructions,
-            tools=[],
-        )
+        item = self.setup.item
+        data = start_data(self.setup, item.id, item.version, session, "audio")
         self.recorder.emit(EpisodeStart, 0, data)
 
     def error(self, t: int, message: str, where: str) -> None:

@@ -9,13 +9,13 @@ cache alone answers (a miss leaves the deterministic result standing).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from duplexbench.yesno import JudgeUnavailable, ask_yes_no, parse_yes_no
+from duplexbench.yesno import CachedJudge, ask_yes_no, parse_yes_no
 
 PROMPT_VERSION = "field-judge-v1"
 SYSTEM_PROMPT = """\
@@ -101,44 +101,14 @@ class JudgeCache:
                 fh.write(entry.model_dump_json() + "\n")
 
 
-@dataclass
-class FieldJudge:
+class FieldJudge(CachedJudge[JudgeQuestion, Verdict]):
     """Cache first, then the backend (if any). Counts hits, misses and calls."""
 
-    model: str
-    cache: JudgeCache
-    backend: JudgeBackend | None = None
-    hits: int = 0
-    misses: int = 0
-    calls: int = 0
-    failures: list[str] = field(default_factory=list)
+    def __init__(self, model: str, cache: JudgeCache, backend: JudgeBackend | None = None) -> None:
+        super().__init__(model, cache, backend, PROMPT_VERSION)
 
     def verdict(self, question: JudgeQuestion) -> Verdict | None:
-        cached = self.cache.get(self.model, question)
-        if cached is not None:
-            self.hits += 1
-            return cached
-        if self.backend is None:
-            self.misses += 1
-            return None
-        self.calls += 1
-        try:
-            verdict = self.backend.ask(question)
-        except JudgeUnavailable as exc:
-            self.failures.append(str(exc))
-            return None
-        self.cache.put(self.model, question, verdict)
-        return verdict
-
-    def stats(self) -> dict[str, Any]:
-        return {
-            "model": self.model,
-            "prompt_version": PROMPT_VERSION,
-            "cache_hits": self.hits,
-            "cache_misses": self.misses,
-            "calls": self.calls,
-            "failures": len(self.failures),
-        }
+        return self.lookup(question)
 
 
 class OpenAIChatJudge:

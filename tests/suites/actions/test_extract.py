@@ -18,7 +18,6 @@ import pytest
 from duplexbench.items.action import ActionItem
 from duplexbench.items.action_checks import check_action_item
 from duplexbench.items.errors import ItemError
-from duplexbench.scoring.judge import JudgeUnavailable
 from duplexbench.suites.actions.corpus import (
     Conversation,
     Corpus,
@@ -34,6 +33,7 @@ from duplexbench.suites.actions.extract_judge import (
     judge_prompt,
     verify_candidates,
 )
+from duplexbench.yesno import JudgeUnavailable
 
 
 def w(speaker: str, text: str, start: int, end: int) -> dict[str, Any]:

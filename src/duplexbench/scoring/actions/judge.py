@@ -12,9 +12,9 @@ the error type are shared with the field judge (`scoring/judge.py`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -22,7 +22,7 @@ from duplexbench.items.action import action_of, adaptation_of
 from duplexbench.scoring.actions.heuristics import follow_point
 from duplexbench.scoring.actions.observation import ActionObservation
 from duplexbench.scoring.actions.rules import Verdict
-from duplexbench.yesno import JudgeUnavailable, ask_yes_no
+from duplexbench.yesno import CachedJudge, ask_yes_no
 
 PROMPT_VERSION = "action-judge-v1"
 JUDGED: frozenset[str] = frozenset(
@@ -225,48 +225,19 @@ class ActionJudgeCache:
                 fh.write(entry.model_dump_json() + "\n")
 
 
-@dataclass
-class ActionJudge:
+class ActionJudge(CachedJudge[ActionQuestion, Verdict]):
     """Cache first, then the backend (if any). Counts hits, misses and calls."""
 
-    model: str
-    cache: ActionJudgeCache
-    backend: ActionJudgeBackend | None = None
-    hits: int = 0
-    misses: int = 0
-    calls: int = 0
-    failures: list[str] = field(default_factory=list)
+    def __init__(
+        self, model: str, cache: ActionJudgeCache, backend: ActionJudgeBackend | None = None
+    ) -> None:
+        super().__init__(model, cache, backend, PROMPT_VERSION)
 
     def verdict(self, obs: ActionObservation) -> Verdict | None:
         """The judge's follow-through verdict, or None (not judged, miss, failure)."""
         if obs.item.action not in JUDGED:
             return None
-        question = build_question(obs)
-        cached = self.cache.get(self.model, question)
-        if cached is not None:
-            self.hits += 1
-            return cached
-        if self.backend is None:
-            self.misses += 1
-            return None
-        self.calls += 1
-        try:
-            verdict = self.backend.ask(question)
-        except JudgeUnavailable as exc:
-            self.failures.append(str(exc))
-            return None
-        self.cache.put(self.model, question, verdict)
-        return verdict
-
-    def stats(self) -> dict[str, Any]:
-        return {
-            "model": self.model,
-            "prompt_version": PROMPT_VERSION,
-            "cache_hits": self.hits,
-            "cache_misses": self.misses,
-            "calls": self.calls,
-            "failures": len(self.failures),
-        }
+        return self.lookup(build_question(obs))
 
 
 class OpenAIChatActionJudge:
