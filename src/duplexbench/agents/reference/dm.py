@@ -18,6 +18,14 @@ from typing import Any
 
 from duplexbench.agents.protocol import AgentInput, AgentSession, AgentToolCall, AgentTurn
 from duplexbench.agents.reference.knowledge import value_from_results
+from duplexbench.agents.reference.records import (
+    QUESTION,
+    RECORD,
+    Policy,
+    policy_of,
+    record_id,
+    record_values,
+)
 from duplexbench.agents.reference.schema import FieldInfo, ToolMap, classify
 from duplexbench.agents.reference.understand import (
     about,
@@ -49,17 +57,20 @@ class _State:
     declined: bool = False
     done: bool = False
     last_written: str | None = None
+    record_done: bool = False
 
 
 class ReferenceDialogue:
     def __init__(self, year: int = 2026) -> None:
         self.year = year
         self.tools = ToolMap()
+        self.policy: Policy = "ask"
         self.s = _State()
         self._calls = 0
 
     def start(self, session: AgentSession) -> None:
         self.tools = classify(session.tools)
+        self.policy = policy_of(session.instructions)
         self.s = _State()
 
     def close(self) -> None:
@@ -87,7 +98,8 @@ class ReferenceDialogue:
         return AgentTurn(say, tuple(calls) + turn.tool_calls, turn.end_call)
 
     def _pending_result_tools(self) -> set[str]:
-        return {t.name for t in (self.tools.search, self.tools.commit) if t is not None}
+        tools = [self.tools.search, self.tools.commit, *self.tools.lookup]
+        return {t.name for t in tools if t is not None}
 
     def _call(self, name: str, arguments: dict[str, Any]) -> AgentToolCall:
         self._calls += 1
@@ -136,7 +148,9 @@ class ReferenceDialogue:
                     s.declined = False
         elif s.confirming is not None:
             s.confirming = None
-        if s.pending is not None and not calls:
+        if s.pending == RECORD and not calls:
+            calls += self._record(text)
+        elif s.pending is not None and not calls:
             calls += self._answer(s.pending, text)
         calls += self._volunteered(text)
         return calls
@@ -152,6 +166,15 @@ class ReferenceDialogue:
             s.declined, s.asked_approval = refused, False
         elif any(is_yes(p) for p in sentences):
             s.approved = True
+
+    def _record(self, text: str) -> list[AgentToolCall]:
+        """The caller's reference number: look the record up (two tries at most)."""
+        rid = record_id(text)
+        self.s.attempts[RECORD] = self.s.attempts.get(RECORD, 0) + 1
+        if rid is None and self.s.attempts[RECORD] < MAX_ATTEMPTS:
+            return []
+        self.s.pending, self.s.record_done = None, True
+        return [self._call(t.name, {"id": rid}) for t in self.tools.lookup[:1]] if rid else []
 
     def _answer(self, name: str, text: str) -> list[AgentToolCall]:
         info = self._field(name)
@@ -184,6 +207,12 @@ class ReferenceDialogue:
 
     def _after_tool(self, name: str, output: dict[str, Any], calls: list[AgentToolCall]) -> str:
         tools = self.tools
+        if any(name == t.name for t in tools.lookup):
+            known = {f.name for f in tools.fields}
+            for key, value in record_values(output).items():
+                if key in known and key not in self.s.values:
+                    calls += self._write(key, value)  # on file; the caller may still change it
+            return "I found your record." if output.get("ok") else "I could not find that record."
         if tools.search is not None and name == tools.search.name and self.s.lookup:
             field_name = self.s.lookup.pop(0)
             self.s.looked_up.add(field_name)
@@ -217,6 +246,8 @@ class ReferenceDialogue:
         if s.approved and tools.commit is not None:
             calls = [self._call(tools.ready.name, {})] if tools.ready else []
             return AgentTurn("", (*calls, self._call(tools.commit.name, {})))
+        if tools.lookup and not s.record_done and s.pending is None:
+            s.pending = RECORD
         if s.pending is not None:
             return AgentTurn(self._question(s.pending))
         missing = [
@@ -243,18 +274,26 @@ class ReferenceDialogue:
 
     def _wrap_up(self) -> AgentTurn:
         s, tools = self.s, self.tools
-        if tools.commit is None or s.declined:
-            calls = (self._call(tools.ready.name, {}),) if tools.ready and not s.declined else ()
+        ready = (self._call(tools.ready.name, {}),) if tools.ready else ()
+        if self.policy == "notes" or (self.policy == "ready" and not s.declined):
             s.done = True
+            calls = ready if self.policy == "ready" else ()
+            return AgentTurn("Everything is noted. Thank you, goodbye!", calls, end_call=True)
+        if tools.commit is None or s.declined:
+            s.done = True
+            calls = ready if tools.commit is None and not s.declined else ()
             prefix = "Okay, I will not go ahead." if s.declined else "Everything is filled in."
             return AgentTurn(f"{prefix} Thank you, goodbye!", calls, end_call=True)
+        if self.policy == "commit":
+            return AgentTurn("", (*ready, self._call(tools.commit.name, {})))
         s.asked_approval = True
         action = tools.commit.name.replace("_", " ")
         readback = ", ".join(
             f"{self._field(n).words if self._field(n) else n} {spoken(v)}"  # type: ignore[union-attr]
             for n, v in s.values.items()
         )
-        return AgentTurn(f"Here is what I have: {readback}. Shall I {action} now?")
+        # ready before asking: a "no" leaves it ready for review, a "yes" commits
+        return AgentTurn(f"Here is what I have: {readback}. Shall I {action} now?", ready)
 
     @staticmethod
     def _question_for(info: FieldInfo) -> str:
@@ -264,6 +303,8 @@ class ReferenceDialogue:
         return f"What is the {info.words}?"
 
     def _question(self, name: str) -> str:
+        if name == RECORD:
+            return QUESTION
         info = self._field(name)
         return self._question_for(info) if info else f"What is the {name}?"
 

@@ -14,8 +14,10 @@ _SENTENCE_END = re.compile(r"[.;!?](?=\s|$)")
 
 
 def _sentences(results: list[dict[str, Any]]) -> list[str]:
+    """Clauses of the top-ranked document (the query names the field, so the best match
+    is the field's own table; a number from another table would be a wrong value)."""
     out: list[str] = []
-    for doc in results[:3]:
+    for doc in results[:1]:
         out += [s.strip() for s in _SENTENCE_END.split(str(doc.get("text", ""))) if s.strip()]
     return out
 

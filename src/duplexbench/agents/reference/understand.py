@@ -36,14 +36,67 @@ _NAME = re.compile(r"[A-Z][a-zA-Z'\-]+(?:\s+[A-Z][a-zA-Z'\-]+)+")
 _ORDINAL_FILLER = re.compile(r"^(first|then|next|finally|and|also|plus|the|lastly)\s+", re.I)
 
 
+_LEAD = re.compile(
+    r"^(?:sorry,? what was that\??|oh|um+|uh+|hmm+|right|okay|ok|so|well|hi|hello\??|yes|"
+    r"let me (?:see|think|check)|i think|i believe|probably|quickly:?|sorry|it'?s,? uh,? sorry)"
+    r"[,.:!?]?\s+",
+    re.IGNORECASE,
+)
+_TAIL = re.compile(
+    r"[,.]?\s*(?:if i remember correctly|i believe|i think|next|yes|please)[.!?]?\s*$",
+    re.IGNORECASE,
+)
+_SAID_AGAIN = re.compile(r"^(.+?),\s*i mean,?\s*(?:yes,?\s*)?(.+)$", re.IGNORECASE)
+
+
 def clean(text: str) -> str:
-    """The value part of an answer: fillers and trailing punctuation removed."""
+    """The value part of an answer: fillers, hedges and trailing punctuation removed
+    ("Sorry, what was that? Oh, X." -> "X"; "X, if I remember correctly" -> "X";
+    "X, I mean, yes, X" -> "X")."""
     out = text.strip()
+    again = _SAID_AGAIN.match(out)
+    if again:
+        out = again.group(2)
     previous = None
     while previous != out:
         previous = out
         out = _FILLER.sub("", out).strip()
+        out = _LEAD.sub("", out).strip()
+        out = _TAIL.sub("", out).strip()
     return out.rstrip(" .!?,")
+
+
+_SPELLED_EXAMPLE = re.compile(r"e\.g\.\s*([A-Z0-9]+(?:-[A-Z0-9]+)+)\b")
+
+
+def spelled_identifier(value: str, description: str) -> str | None:
+    """An identifier dictated letter by letter ("C M dash 9667 dash GP", "eg-7838-ua"),
+    written like the field's example (e.g. EG-4821-KQ): upper case, dashes, no spaces."""
+    example = _SPELLED_EXAMPLE.search(description)
+    if example is None:
+        return None
+    text = re.sub(r"\b(?:dash|hyphen|minus)\b", "-", value, flags=re.IGNORECASE)
+    text = re.sub(r"\s*-\s*", "-", text)
+    compact = re.sub(r"[^A-Za-z0-9\-]", "", text).upper().strip("-")
+    return _like(compact, example.group(1)) if compact else None
+
+
+def _like(heard: str, example: str) -> str:
+    """Dashes where the example has them, when the characters line up (letter for
+    letter, digit for digit); otherwise what was heard."""
+    bare, shape = heard.replace("-", ""), example.replace("-", "")
+    if len(bare) != len(shape) or any(
+        a.isdigit() != b.isdigit() for a, b in zip(bare, shape, strict=True)
+    ):
+        return heard
+    out, i = [], 0
+    for ch in example:
+        if ch == "-":
+            out.append("-")
+        else:
+            out.append(bare[i])
+            i += 1
+    return "".join(out)
 
 
 def is_yes(text: str) -> bool:
@@ -152,6 +205,9 @@ def parse_value(info: FieldInfo, text: str, year: int) -> Any:
     if info.kind == "interval":
         interval = parse_interval(clean(body))
         return interval.describe().replace("/", "-") if interval else None
+    spelled = spelled_identifier(clean(body), info.description)
+    if spelled is not None:
+        return spelled
     value = conform(clean(body), info.description)
     name = _names(value)
     if name and value[:1].islower():
