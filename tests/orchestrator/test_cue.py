@@ -29,8 +29,12 @@ def state(t: int, transcript: AgentTranscript, queued: int, delivered: Delivered
     return CueState(t, LEAD_IN_END, delivered, transcript, queued)
 
 
-def word_frame(t: int) -> Delivered:
-    return Delivered(np.ones(320, dtype=np.int16), [HeardWord("w", t)], active=True)
+LOUD_FRAME = np.full(320, 3000, dtype=np.int16)
+
+
+def word_frame(t: int, loud: bool = True) -> Delivered:
+    samples = LOUD_FRAME if loud else np.ones(320, dtype=np.int16)
+    return Delivered(samples, [HeardWord("w", t)], active=True)
 
 
 def test_no_cue_before_the_lead_in_ends() -> None:
@@ -48,11 +52,22 @@ def test_cue_fires_at_a_word_boundary_once_every_threshold_holds() -> None:
     few_words = state(t, speaking(CONFIG.cue_min_words - 1, since, t), 5000, word_frame(t))
     too_short = state(t, speaking(10, since + 20, t), 5000, word_frame(t))
     ending = state(t, speaking(10, since, t), CONFIG.cue_min_left_ms - 1, word_frame(t))
-    no_word = state(
-        t, speaking(10, since, t), 5000, Delivered(np.ones(320, np.int16), [], active=True)
-    )
+    no_word = state(t, speaking(10, since, t), 5000, Delivered(LOUD_FRAME, [], active=True))
     for case in (few_words, too_short, ending, no_word):
-        assert not ctl.decide(case).fire
+        assert not RuleCueController(CONFIG).decide(case).fire
+
+
+def test_an_armed_cue_waits_for_an_audible_frame() -> None:
+    """A word boundary often falls in a quiet frame; the cue lands with the next sound."""
+    ctl = RuleCueController(CONFIG)
+    t = LEAD_IN_END + 2000
+    since = t - CONFIG.cue_min_speech_ms
+    talk = speaking(CONFIG.cue_min_words, since, t)
+    assert not ctl.decide(state(t, talk, 5000, word_frame(t, loud=False))).fire
+    quiet_no_word = Delivered(np.ones(320, dtype=np.int16), [], active=True)
+    assert not ctl.decide(state(t + 20, talk, 5000, quiet_no_word)).fire
+    loud_no_word = Delivered(LOUD_FRAME, [], active=True)
+    assert ctl.decide(state(t + 40, talk, 5000, loud_no_word)).fire
 
 
 def test_cue_is_forced_exactly_at_the_deadline() -> None:

@@ -23,7 +23,7 @@ from duplexbench.campaign.action_scoring import (
 )
 from duplexbench.campaign.conditions import get_condition
 from duplexbench.campaign.rundir import write_index, write_json, write_model
-from duplexbench.campaign.runner import RunOptions, prepare_run_dir, campaign_spec, free_run_dir
+from duplexbench.campaign.runner import RunOptions, campaign_spec, free_run_dir, prepare_run_dir
 from duplexbench.campaign.spec import IndexRow, episode_dir, slug
 from duplexbench.items.action_suite import ActionSuite, load_action_suite
 from duplexbench.orchestrator.replay import ActionSetup, ReplayConfig

@@ -2,11 +2,13 @@
 
 The controller decides timing only, never content: the cue's audio is fixed
 by the item. :class:`RuleCueController` (the default) watches the agent's
-transcript aligned to playback and fires at a word boundary once the agent's
-current utterance has played `cue_min_words` words and `cue_min_speech_ms`
-of audio while at least `cue_min_left_ms` of it is still queued (so the cue
-lands while the agent is speaking). If no such point comes within
-`force_after_ms` after the lead-in, the cue is forced in and marked so.
+transcript aligned to playback; at a word boundary where the agent's current
+utterance has played `cue_min_words` words and `cue_min_speech_ms` of audio
+while at least `cue_min_left_ms` of it is still queued, it arms, and it
+fires on the next audible frame (-45 dBFS, the VAD's threshold), i.e. as the
+next word starts, so the cue lands while the agent is audibly speaking. If no
+such point comes within `force_after_ms` after the lead-in, the cue is forced
+in and marked so.
 
 :class:`TakeoverDetector` serves Interrupt: the user holds the floor until
 the agent takes over, i.e. one agent utterance has played `takeover_words`
@@ -23,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from duplexbench.audio.frames import energy
 from duplexbench.orchestrator.playback import Delivered
 from duplexbench.orchestrator.replay import AgentTranscript, ReplayConfig
 from duplexbench.yesno import JudgeUnavailable, YesNo, ask_yes_no
@@ -53,11 +56,16 @@ class CueController(Protocol):
     def decide(self, state: CueState) -> CueDecision: ...
 
 
+LOUD = 10 ** (-45 / 10)
+"""Frame energy (mean square, full scale 1) of audible speech: the VAD's -45 dBFS."""
+
+
 class RuleCueController:
     name = "rule"
 
     def __init__(self, config: ReplayConfig) -> None:
         self.config = config
+        self.armed = False
 
     def decide(self, state: CueState) -> CueDecision:
         c = self.config
@@ -68,13 +76,16 @@ class RuleCueController:
                 True, forced=True, reason=f"no suitable point within {c.force_after_ms} ms"
             )
         utterance = state.transcript.current
-        if utterance is None or not state.delivered.active or not state.delivered.words:
+        if utterance is None or not state.delivered.active:
+            self.armed = False
             return CueDecision(False)
-        if (
-            len(utterance.words) >= c.cue_min_words
-            and state.transcript.speaking_ms >= c.cue_min_speech_ms
-            and state.queued_ms >= c.cue_min_left_ms
-        ):
+        if state.delivered.words:
+            self.armed = (
+                len(utterance.words) >= c.cue_min_words
+                and state.transcript.speaking_ms >= c.cue_min_speech_ms
+                and state.queued_ms >= c.cue_min_left_ms
+            )
+        if self.armed and energy(state.delivered.samples) >= LOUD:
             words = len(utterance.words)
             return CueDecision(True, reason=f"after word {words} of the agent's utterance")
         return CueDecision(False)
