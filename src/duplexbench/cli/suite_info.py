@@ -12,8 +12,14 @@ from duplexbench.cli._common import fail, print_json
 from duplexbench.cli.suite_actions import show_actions, stats_actions
 from duplexbench.items.action_suite import ActionSuite, load_action_suite, suite_family
 from duplexbench.items.errors import ItemError
-from duplexbench.items.suite import Suite, load_suite
-from duplexbench.suites.package import DEFAULT_SUITE, item_yaml, packaged_suites, resolve_suite
+from duplexbench.items.suite import Suite, load_suite, read_manifest
+from duplexbench.suites.package import (
+    DATA,
+    DEFAULT_SUITE,
+    item_yaml,
+    packaged_suites,
+    resolve_suite,
+)
 from duplexbench.suites.stats import suite_stats
 
 console = Console(soft_wrap=True)
@@ -46,11 +52,34 @@ def _describe(suite: Suite | ActionSuite) -> dict[str, Any]:
     }
 
 
+def _from_manifest(name: str) -> dict[str, Any]:
+    folder = DATA / name
+    try:
+        manifest = read_manifest(folder)
+    except ItemError as exc:
+        fail(f"cannot read the manifest of {name}:\n{exc}")
+        raise  # unreachable: fail() exits
+    assert manifest is not None  # packaged_suites() lists folders with a suite.yaml
+    generator = manifest.generator
+    return {
+        "name": manifest.name,
+        "family": manifest.family,
+        "version": manifest.version,
+        "items": len(manifest.items or manifest.checksums),
+        "description": manifest.description,
+        "path": str(folder),
+        "generator": generator.model_dump(exclude_none=True) if generator else None,
+        "default": manifest.name == DEFAULT_SUITE,
+    }
+
+
 @click.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
 def list_command(as_json: bool) -> None:
-    """List the built-in suites (use their names with --suite or any suite verb)."""
-    rows = [_describe(open_suite(name)) for name in packaged_suites()]
+    """List the built-in suites (use their names with --suite or any suite verb).
+
+    Reads only the manifests (`suite validate NAME` checks the items)."""
+    rows = [_from_manifest(name) for name in packaged_suites()]
     if as_json:
         print_json(rows)
         return
