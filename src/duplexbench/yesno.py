@@ -14,8 +14,12 @@ import json
 import os
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel
 
 API_KEY_ENV = "DUPLEXBENCH_JUDGE_API_KEY"
 
@@ -129,3 +133,36 @@ class CachedJudge(Generic[Q, V]):
             "calls": self.calls,
             "failures": len(self.failures),
         }
+
+
+E = TypeVar("E", bound=BaseModel)
+
+
+class JsonlStore(Generic[E]):
+    """Append-only JSONL file of verdict entries, indexed by a key; later lines win.
+    A bad line is an error naming the file and line."""
+
+    def __init__(
+        self, path: Path | None, model: type[E], key: Callable[[E], tuple[str, ...]]
+    ) -> None:
+        self.path, self.key = path, key
+        self._entries: dict[tuple[str, ...], E] = {}
+        if path is not None and path.exists():
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if not line.strip():
+                    continue
+                try:
+                    entry = model.model_validate_json(line)
+                except ValueError as exc:
+                    raise ValueError(f"{path}:{number}: bad judge cache line: {exc}") from None
+                self._entries[key(entry)] = entry
+
+    def get(self, key: tuple[str, ...]) -> E | None:
+        return self._entries.get(key)
+
+    def add(self, entry: E) -> None:
+        self._entries[self.key(entry)] = entry
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("a", encoding="utf-8") as fh:
+                fh.write(entry.model_dump_json() + "\n")

@@ -16,11 +16,11 @@ from pydantic import ValidationError
 from duplexbench.items.action import ActionItem
 from duplexbench.items.action_checks import check_action_item
 from duplexbench.items.errors import ItemError, Problem
-from duplexbench.items.load import ITEM_SUFFIXES, read_document, validation_problems
+from duplexbench.items.load import read_document, validation_problems
 from duplexbench.items.suite import (
-    MANIFEST_NAMES,
     SuiteManifest,
-    checksum_problems,
+    item_files,
+    load_folder,
     read_manifest,
     select_items,
 )
@@ -65,14 +65,6 @@ class ActionSuite:
         return ActionSuite(self.name, self.version, self.path, items, self.sources, self.manifest)
 
 
-def _item_files(path: Path, manifest: SuiteManifest | None) -> list[Path]:
-    if manifest is not None and manifest.items is not None:
-        return [path / name for name in manifest.items]
-    return sorted(
-        p for p in path.iterdir() if p.suffix in ITEM_SUFFIXES and p.name not in MANIFEST_NAMES
-    )
-
-
 def load_action_suite(path: str | Path) -> ActionSuite:
     """Load every action item of a folder (or one item file), reporting all problems."""
     path = Path(path)
@@ -82,26 +74,7 @@ def load_action_suite(path: str | Path) -> ActionSuite:
         item = load_action_item(path)
         return ActionSuite(item.id, item.version, path, [item], {item.id: path})
     manifest = read_manifest(path)
-    files = _item_files(path, manifest)
-    items: list[ActionItem] = []
-    sources: dict[str, Path] = {}
-    problems: list[Problem] = []
-    for file in files:
-        try:
-            item = load_action_item(file)
-        except ItemError as exc:
-            problems.extend(exc.problems)
-            continue
-        if item.id in sources:
-            problems.append(Problem(str(file), "id", f"duplicate item id {item.id!r}"))
-        items.append(item)
-        sources.setdefault(item.id, file)
-    if not files:
-        problems.append(Problem(str(path), "", "the folder holds no item files (.yaml/.yml/.json)"))
-    if manifest is not None and not problems:
-        problems += checksum_problems(manifest, items, sources)
-    if problems:
-        raise ItemError(problems)
+    items, sources = load_folder(path, manifest, load_action_item)
     name = manifest.name if manifest else path.name
     version = manifest.version if manifest else "0"
     return ActionSuite(name, version, path, items, sources, manifest)
@@ -114,7 +87,7 @@ def suite_family(path: str | Path) -> Family:
         manifest = read_manifest(path)
         if manifest is not None:
             return manifest.family
-        files = _item_files(path, None)
+        files = item_files(path, None)
         if not files:
             return "workflow"
         path = files[0]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeVar
@@ -106,22 +106,36 @@ def load_suite(path: str | Path) -> Suite:
         raise ItemError(
             [Problem(str(path), "family", f"{manifest.name} is an {manifest.family} suite")]
         )
+    items, sources = load_folder(path, manifest, load_item)
+    name = manifest.name if manifest else path.name
+    version = manifest.version if manifest else "0"
+    return Suite(name, version, path, items, sources, manifest)
+
+
+def item_files(path: Path, manifest: SuiteManifest | None) -> list[Path]:
+    """The item files of a suite folder: as the manifest lists them, else every item file."""
     if manifest is not None and manifest.items is not None:
-        files = [path / name for name in manifest.items]
-    else:
-        files = sorted(
-            p for p in path.iterdir() if p.suffix in ITEM_SUFFIXES and p.name not in MANIFEST_NAMES
-        )
-    items: list[WorkflowItem] = []
+        return [path / name for name in manifest.items]
+    return sorted(
+        p for p in path.iterdir() if p.suffix in ITEM_SUFFIXES and p.name not in MANIFEST_NAMES
+    )
+
+
+def load_folder(
+    path: Path, manifest: SuiteManifest | None, load: Callable[[Path], T]
+) -> tuple[list[T], dict[str, Path]]:
+    """Load every item file with `load`; every problem of every file, or ItemError."""
+    files = item_files(path, manifest)
+    items: list[T] = []
     sources: dict[str, Path] = {}
     problems: list[Problem] = []
     for file in files:
         try:
-            item = load_item(file)
+            item = load(file)
         except ItemError as exc:
             problems.extend(exc.problems)
             continue
-        if any(other.id == item.id for other in items):
+        if item.id in sources:
             problems.append(Problem(str(file), "id", f"duplicate item id {item.id!r}"))
         items.append(item)
         sources.setdefault(item.id, file)
@@ -131,9 +145,7 @@ def load_suite(path: str | Path) -> Suite:
         problems += checksum_problems(manifest, items, sources)
     if problems:
         raise ItemError(problems)
-    name = manifest.name if manifest else path.name
-    version = manifest.version if manifest else "0"
-    return Suite(name, version, path, items, sources, manifest)
+    return items, sources
 
 
 def checksum_problems(

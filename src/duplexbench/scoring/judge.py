@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from duplexbench.yesno import CachedJudge, ask_yes_no, parse_yes_no
+from duplexbench.yesno import CachedJudge, JsonlStore, ask_yes_no, parse_yes_no
 
 PROMPT_VERSION = "field-judge-v1"
 SYSTEM_PROMPT = """\
@@ -64,24 +64,15 @@ class JudgeCache:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self._entries: dict[tuple[str, str, str, str, str], CacheEntry] = {}
-        if path is not None and path.exists():
-            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                if not line.strip():
-                    continue
-                try:
-                    entry = CacheEntry.model_validate_json(line)
-                except ValueError as exc:
-                    raise ValueError(f"{path}:{number}: bad judge cache line: {exc}") from None
-                self._entries[self._key_of(entry)] = entry
+        self.store = JsonlStore(path, CacheEntry, self._key_of)
 
     @staticmethod
-    def _key_of(e: CacheEntry) -> tuple[str, str, str, str, str]:
+    def _key_of(e: CacheEntry) -> tuple[str, ...]:
         return (e.model, e.prompt_version, e.field, e.predicted, e.gold)
 
     def get(self, model: str, question: JudgeQuestion) -> Verdict | None:
         key = (model, PROMPT_VERSION, question.field, question.predicted, question.gold)
-        entry = self._entries.get(key)
+        entry = self.store.get(key)
         return None if entry is None else Verdict(entry.correct, entry.reason)
 
     def put(self, model: str, question: JudgeQuestion, verdict: Verdict) -> None:
@@ -94,11 +85,7 @@ class JudgeCache:
             correct=verdict.correct,
             reason=verdict.reason,
         )
-        self._entries[self._key_of(entry)] = entry
-        if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a", encoding="utf-8") as fh:
-                fh.write(entry.model_dump_json() + "\n")
+        self.store.add(entry)
 
 
 class FieldJudge(CachedJudge[JudgeQuestion, Verdict]):

@@ -22,7 +22,7 @@ from duplexbench.items.action import action_of, adaptation_of
 from duplexbench.scoring.actions.heuristics import follow_point
 from duplexbench.scoring.actions.observation import ActionObservation
 from duplexbench.scoring.actions.rules import Verdict
-from duplexbench.yesno import CachedJudge, ask_yes_no
+from duplexbench.yesno import CachedJudge, JsonlStore, ask_yes_no
 
 PROMPT_VERSION = "action-judge-v1"
 JUDGED: frozenset[str] = frozenset(
@@ -181,31 +181,19 @@ class ActionCacheEntry(BaseModel):
     reason: str = ""
 
 
-_Key = tuple[str, str, str, str, str]
-
-
 class ActionJudgeCache:
     """Append-only JSONL cache of action verdicts; later lines win."""
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self._entries: dict[_Key, ActionCacheEntry] = {}
-        if path is not None and path.exists():
-            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                if not line.strip():
-                    continue
-                try:
-                    entry = ActionCacheEntry.model_validate_json(line)
-                except ValueError as exc:
-                    raise ValueError(f"{path}:{number}: bad judge cache line: {exc}") from None
-                self._entries[self._key_of(entry)] = entry
+        self.store = JsonlStore(path, ActionCacheEntry, self._key_of)
 
     @staticmethod
-    def _key_of(e: ActionCacheEntry) -> _Key:
+    def _key_of(e: ActionCacheEntry) -> tuple[str, ...]:
         return (e.model, e.prompt_version, e.action, e.condition, e.evidence)
 
     def get(self, model: str, q: ActionQuestion) -> Verdict | None:
-        entry = self._entries.get((model, PROMPT_VERSION, q.action, q.condition, q.evidence))
+        entry = self.store.get((model, PROMPT_VERSION, q.action, q.condition, q.evidence))
         return None if entry is None else Verdict(entry.success, entry.reason)
 
     def put(self, model: str, q: ActionQuestion, verdict: Verdict) -> None:
@@ -218,11 +206,7 @@ class ActionJudgeCache:
             success=bool(verdict.success),
             reason=verdict.reason,
         )
-        self._entries[self._key_of(entry)] = entry
-        if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a", encoding="utf-8") as fh:
-                fh.write(entry.model_dump_json() + "\n")
+        self.store.add(entry)
 
 
 class ActionJudge(CachedJudge[ActionQuestion, Verdict]):
