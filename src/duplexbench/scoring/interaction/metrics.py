@@ -1,0 +1,211 @@
+"""τ-Voice voice-interaction panel (METRICS.md section C) on neutral timelines.
+
+Events are pooled over all timelines before any rate is taken, as τ-Voice does.
+Times are milliseconds in, seconds out. "Agent speaking at t" means some agent
+segment has start <= t < end (half-open). Each timeline first loses its call-end
+artifact (``timeline.drop_call_end_artifact``).
+
+Readings made here:
+
+* Eligible user turn (response events): a user segment of kind "turn" such that the
+  agent is not speaking at its end. Backchannels, vocal tics and non-directed speech
+  are never eligible; an interruption the agent did not resolve (agent still speaking
+  when the user stops) is excluded by the "agent silent at the end" test.
+* Response: the first agent segment starting at or after the turn's end, if it starts
+  no later than the next user "turn" segment starting at or after that end. Latency =
+  agent start - user end. ``no_response``: the user starts another turn first. An
+  eligible turn with neither a later agent segment nor a later user turn (the call
+  ended) yields no event.
+* Real interruption: a user "turn" segment starting while the agent speaks. The agent
+  "stops" at the end of the agent segment active at the user's start. Yield when
+  stop - user start <= 2.0 s (2.0 s is a yield, 2.001 s is not); yield latency is that
+  difference, averaged over yields only.
+* Agent interruption: an agent segment starting while any user segment is active.
+  Rate = count / eligible user turns (response + no_response), so it can exceed 1.
+* Backchannel selectivity: user backchannels starting during agent speech; error when
+  the agent stops within 1.0 s (inclusive) of the backchannel's start, else correct.
+  A backchannel starting in silence is no event.
+* Vocal tic / non-directed selectivity: if it starts during agent speech, error when
+  the agent stops within 1.0 s (inclusive) of its start; if it starts in silence,
+  error when an agent segment starts in [its start, its end + 2.0 s] (inclusive).
+* Sufficiency: every panel entry is {"value", "count", "insufficient"}; with fewer than
+  10 events behind it (latencies: samples; rates: denominator) value is None and
+  insufficient is True. ``selectivity`` overall = unweighted mean of the three
+  selectivities, only when each has >= 10 events.
+* Unresponsive period: within one timeline, 3 or more consecutive ``no_response``
+  eligible turns (consecutive in eligible-turn order).
+* Dead air: spans inside [0, end_ms] where no segment of either speaker is active;
+  total and longest in seconds, fraction of summed call time, count of gaps > 3.0 s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from statistics import fmean
+from typing import Any
+
+from duplexbench.scoring.interaction.timeline import (
+    InteractionTimeline,
+    Segment,
+    drop_call_end_artifact,
+)
+
+MIN_EVENTS = 10
+NO_YIELD_WINDOW_MS = 2000.0
+SELECTIVITY_YIELD_WINDOW_MS = 1000.0
+SELECTIVITY_RESPONSE_WINDOW_MS = 2000.0
+UNRESPONSIVE_RUN = 3
+LONG_GAP_MS = 3000.0
+SELECTIVITY_KINDS = ("backchannel", "vocal_tic", "non_directed")
+
+
+@dataclass
+class _Events:
+    """Mutable pool of event outcomes across timelines (internal)."""
+
+    response_latencies_ms: list[float] = field(default_factory=list)
+    no_response: int = 0
+    yield_latencies_ms: list[float] = field(default_factory=list)
+    no_yield: int = 0
+    agent_interruptions: int = 0
+    correct: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SELECTIVITY_KINDS, 0))
+    error: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SELECTIVITY_KINDS, 0))
+    longest_unanswered_run: list[int] = field(default_factory=list)
+    gaps_ms: list[float] = field(default_factory=list)
+    call_ms: float = 0.0
+
+
+def _agent_segment_at(agent: Sequence[Segment], t_ms: float) -> Segment | None:
+    return next((a for a in agent if a.active_at(t_ms)), None)
+
+
+def _response_events(tl: InteractionTimeline, ev: _Events) -> None:
+    agent = tl.agent
+    turns = [u for u in tl.user if u.kind == "turn"]
+    eligible = [u for u in turns if _agent_segment_at(agent, u.end_ms) is None]
+    run = longest = 0
+    for u in eligible:
+        next_agent = next((a.start_ms for a in agent if a.start_ms >= u.end_ms), None)
+        next_user = next((t.start_ms for t in turns if t is not u and t.start_ms >= u.end_ms), None)
+        if next_agent is not None and (next_user is None or next_agent <= next_user):
+            ev.response_latencies_ms.append(next_agent - u.end_ms)
+            run = 0
+        elif next_user is not None:
+            ev.no_response += 1
+            run += 1
+            longest = max(longest, run)
+    ev.longest_unanswered_run.append(longest)
+
+
+def _overlap_events(tl: InteractionTimeline, ev: _Events) -> None:
+    agent = tl.agent
+    user = tl.user
+    for u in user:
+        speaking = _agent_segment_at(agent, u.start_ms)
+        if speaking is not None:
+            stop_after = speaking.end_ms - u.start_ms
+            if u.kind == "turn":
+                if stop_after <= NO_YIELD_WINDOW_MS:
+                    ev.yield_latencies_ms.append(stop_after)
+                else:
+                    ev.no_yield += 1
+            else:
+                bucket = ev.error if stop_after <= SELECTIVITY_YIELD_WINDOW_MS else ev.correct
+                bucket[u.kind] += 1
+        elif u.kind in ("vocal_tic", "non_directed"):
+            limit = u.end_ms + SELECTIVITY_RESPONSE_WINDOW_MS
+            responded = any(u.start_ms <= a.start_ms <= limit for a in agent)
+            (ev.error if responded else ev.correct)[u.kind] += 1
+    ev.agent_interruptions += sum(1 for a in agent if any(u.active_at(a.start_ms) for u in user))
+
+
+def _dead_air(tl: InteractionTimeline, ev: _Events) -> None:
+    cursor = 0.0
+    for s in tl.segments:  # sorted by start
+        start = min(s.start_ms, tl.end_ms)
+        if start > cursor:
+            ev.gaps_ms.append(start - cursor)
+        cursor = max(cursor, min(s.end_ms, tl.end_ms))
+    if tl.end_ms > cursor:
+        ev.gaps_ms.append(tl.end_ms - cursor)
+    ev.call_ms += tl.end_ms
+
+
+def _entry(value: float | None, count: int) -> dict[str, Any]:
+    insufficient = count < MIN_EVENTS
+    return {"value": None if insufficient else value, "count": count, "insufficient": insufficient}
+
+
+def _rate(num: int, den: int) -> dict[str, Any]:
+    return _entry(num / den if den else None, den)
+
+
+def _mean_s(values_ms: Sequence[float]) -> dict[str, Any]:
+    return _entry(fmean(values_ms) / 1000.0 if values_ms else None, len(values_ms))
+
+
+def _collect_events(timelines: Sequence[InteractionTimeline]) -> _Events:
+    """Pool events over ``timelines`` (after dropping each call-end artifact)."""
+    ev = _Events()
+    for raw in timelines:
+        tl = drop_call_end_artifact(raw)
+        _response_events(tl, ev)
+        _overlap_events(tl, ev)
+        _dead_air(tl, ev)
+    return ev
+
+
+def interaction_metrics(timelines: Sequence[InteractionTimeline]) -> dict[str, Any]:
+    """The τ-Voice panel pooled over ``timelines``; see the module docstring."""
+    ev = _collect_events(timelines)
+    responses = len(ev.response_latencies_ms)
+    response_total = responses + ev.no_response
+    yields = len(ev.yield_latencies_ms)
+    out: dict[str, Any] = {
+        "response_latency": _mean_s(ev.response_latencies_ms),
+        "response_rate": _rate(responses, response_total),
+        "yield_latency": _mean_s(ev.yield_latencies_ms),
+        "yield_rate": _rate(yields, yields + ev.no_yield),
+        "agent_interruption_rate": _rate(ev.agent_interruptions, response_total),
+    }
+    for kind in SELECTIVITY_KINDS:
+        total = ev.correct[kind] + ev.error[kind]
+        out[f"selectivity_{kind}"] = _rate(ev.correct[kind], total)
+    parts = [out[f"selectivity_{k}"] for k in SELECTIVITY_KINDS]
+    overall_ok = all(p["count"] >= MIN_EVENTS for p in parts)
+    out["selectivity"] = {
+        "value": fmean(p["value"] for p in parts) if overall_ok else None,
+        "count": sum(p["count"] for p in parts),
+        "insufficient": not overall_ok,
+    }
+    runs = ev.longest_unanswered_run
+    out["unresponsive_period"] = {
+        "flag": any(r >= UNRESPONSIVE_RUN for r in runs),
+        "timelines_flagged": sum(r >= UNRESPONSIVE_RUN for r in runs),
+        "longest_run": max(runs, default=0),
+    }
+    gaps = [g for g in ev.gaps_ms if g > 0]
+    out["dead_air"] = {
+        "total_s": sum(gaps) / 1000.0,
+        "fraction": sum(gaps) / ev.call_ms if ev.call_ms else None,
+        "longest_s": max(gaps, default=0.0) / 1000.0,
+        "gaps_over_3s": sum(g > LONG_GAP_MS for g in gaps),
+    }
+    out["counts"] = _counts(ev, response_total, yields)
+    return out
+
+
+def _counts(ev: _Events, response_total: int, yields: int) -> dict[str, int]:
+    counts = {
+        "n_timelines": len(ev.longest_unanswered_run),
+        "response_total": response_total,
+        "no_response": ev.no_response,
+        "yield_total": yields + ev.no_yield,
+        "no_yield": ev.no_yield,
+        "agent_interrupts_count": ev.agent_interruptions,
+    }
+    for kind in SELECTIVITY_KINDS:
+        counts[f"{kind}_total"] = ev.correct[kind] + ev.error[kind]
+        counts[f"{kind}_error"] = ev.error[kind]
+    return counts

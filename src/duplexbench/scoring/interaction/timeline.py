@@ -1,0 +1,111 @@
+"""Neutral input types for the τ-Voice interaction panel.
+
+A timeline is a list of contiguous speech segments on two channels (user, agent),
+in milliseconds from the call start, plus the call end. Nothing here knows about
+duplexbench traces or tau2 ticks; readers build timelines.
+
+Rules fixed here:
+
+* Classification priority (``classify_user_segment``): a user segment that fits
+  several kinds is backchannel > vocal tic > non-directed > real turn.
+* Call-end artifact (``drop_call_end_artifact``): the final user segment is dropped
+  when it is the last segment to start, it ends at the call end (``end_ms``), and it
+  lasts at most ``artifact_max_ms`` (default 200 ms, one τ-Voice tick). This is the
+  neutral form of τ-Voice's rule (a 1-tick user segment on the very last tick, caused
+  by the user simulator's ###STOP###). ``end_ms`` is kept unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+Speaker = Literal["user", "agent"]
+SegmentKind = Literal["turn", "backchannel", "vocal_tic", "non_directed"]
+
+DEFAULT_ARTIFACT_MAX_MS = 200.0
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Contiguous speech of one speaker; ``kind`` other than "turn" is user-only."""
+
+    speaker: Speaker
+    start_ms: float
+    end_ms: float
+    kind: SegmentKind = "turn"
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        if self.end_ms < self.start_ms:
+            raise ValueError(f"segment ends before it starts: {self.start_ms}..{self.end_ms}")
+        if self.speaker == "agent" and self.kind != "turn":
+            raise ValueError("only user segments may have a kind other than 'turn'")
+
+    @property
+    def duration_ms(self) -> float:
+        return self.end_ms - self.start_ms
+
+    def active_at(self, t_ms: float) -> bool:
+        """Half-open: speaking at ``t_ms`` when start <= t < end."""
+        return self.start_ms <= t_ms < self.end_ms
+
+
+@dataclass(frozen=True)
+class InteractionTimeline:
+    """All segments of one call, plus when the call ended."""
+
+    segments: tuple[Segment, ...]
+    end_ms: float
+
+    def __post_init__(self) -> None:
+        ordered = tuple(sorted(self.segments, key=lambda s: (s.start_ms, s.end_ms, s.speaker)))
+        object.__setattr__(self, "segments", ordered)
+
+    @property
+    def user(self) -> tuple[Segment, ...]:
+        return tuple(s for s in self.segments if s.speaker == "user")
+
+    @property
+    def agent(self) -> tuple[Segment, ...]:
+        return tuple(s for s in self.segments if s.speaker == "agent")
+
+
+def classify_user_segment(
+    *, backchannel: bool = False, vocal_tic: bool = False, non_directed: bool = False
+) -> SegmentKind:
+    """Pick one kind by priority: backchannel > vocal tic > non-directed > turn."""
+    if backchannel:
+        return "backchannel"
+    if vocal_tic:
+        return "vocal_tic"
+    if non_directed:
+        return "non_directed"
+    return "turn"
+
+
+def drop_call_end_artifact(
+    timeline: InteractionTimeline, artifact_max_ms: float = DEFAULT_ARTIFACT_MAX_MS
+) -> InteractionTimeline:
+    """Return ``timeline`` without a spurious final user segment (see module docstring)."""
+    if not timeline.segments:
+        return timeline
+    last = max(timeline.segments, key=lambda s: (s.start_ms, s.end_ms))
+    is_artifact = (
+        last.speaker == "user"
+        and last.end_ms >= timeline.end_ms
+        and last.duration_ms <= artifact_max_ms
+        and all(s.start_ms < last.start_ms for s in timeline.segments if s is not last)
+    )
+    if not is_artifact:
+        return timeline
+    kept = tuple(s for s in timeline.segments if s is not last)
+    return replace(timeline, segments=kept)
+
+
+def make_timeline(segments: Sequence[Segment], end_ms: float | None = None) -> InteractionTimeline:
+    """Build a timeline; ``end_ms`` defaults to the latest segment end (0 when empty)."""
+    if end_ms is None:
+        end_ms = max((s.end_ms for s in segments), default=0.0)
+    return InteractionTimeline(segments=tuple(segments), end_ms=end_ms)
