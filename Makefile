@@ -36,6 +36,7 @@ bench: install
 	$(BIN)/python benchmarks/run.py
 	taskset -c 0 $(BIN)/python benchmarks/audio.py
 	taskset -c 0 $(BIN)/python benchmarks/suite.py
+	taskset -c 0 $(BIN)/python benchmarks/effects.py
 
 clean:
 	rm -rf $(VENV) runs .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,45 @@
+"""Deterministic user-channel effects: noise, bursts, muffling, telephony, frame drops."""
+
+from duplexbench.audio.effects.chain import (
+    EffectEvent,
+    EffectsConfig,
+    EffectsResult,
+    apply_effects,
+    schedule_bursts,
+    speech_power,
+)
+from duplexbench.audio.effects.sources import (
+    BURST_DURATION_MS,
+    BURST_KINDS,
+    NOISE_KINDS,
+    ProceduralSource,
+    RecordingSource,
+    Source,
+)
+from duplexbench.audio.effects.telephony import (
+    band_pass,
+    gilbert_elliott_mask,
+    mulaw_decode,
+    mulaw_encode,
+    telephone,
+)
+
+__all__ = [
+    "BURST_DURATION_MS",
+    "BURST_KINDS",
+    "NOISE_KINDS",
+    "EffectEvent",
+    "EffectsConfig",
+    "EffectsResult",
+    "ProceduralSource",
+    "RecordingSource",
+    "Source",
+    "apply_effects",
+    "band_pass",
+    "gilbert_elliott_mask",
+    "mulaw_decode",
+    "mulaw_encode",
+    "schedule_bursts",
+    "speech_power",
+    "telephone",
+]
