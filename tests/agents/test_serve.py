@@ -378,13 +378,28 @@ def test_refusals() -> None:
     run(wrong_path())
 
 
-def test_cli_serves_until_interrupted() -> None:
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize(
+    ("stop_signal", "inherit_ignored_sigint"),
+    [(signal.SIGINT, False), (signal.SIGINT, True), (signal.SIGTERM, False)],
+)
+def test_cli_serves_until_interrupted(stop_signal: int, inherit_ignored_sigint: bool) -> None:
+    """Ctrl-C and SIGTERM stop the server, also when it was started as a background
+    job with SIGINT ignored (a regression: it then never stopped)."""
     code = "from duplexbench.cli import main; main()"
     args = [sys.executable, "-X", "faulthandler", "-c", code, "serve-agent", "--agent", "silent"]
     args += ["--port", "0"]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
-        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        args,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=_ignore_sigint if inherit_ignored_sigint else None,  # noqa: PLW1509
     )
     try:
         assert proc.stdout is not None
@@ -397,7 +412,7 @@ def test_cli_serves_until_interrupted() -> None:
                 assert json.loads(await ws.recv())["type"] == rt.SESSION_CREATED
 
         run(hello())
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(stop_signal)
         try:
             _, err = proc.communicate(timeout=60)  # a liveness bound, not a timing
         except subprocess.TimeoutExpired:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 from pathlib import Path
 
 import click
@@ -73,8 +74,19 @@ def serve_agent_command(
 
 
 async def _serve(server: RealtimeServer) -> None:
-    async with server:
-        click.echo(f"serving {server.spec.raw} (OpenAI Realtime protocol) at {server.url}")
-        click.echo(f"  agent spec: openai-realtime?base_url={server.url}", err=True)
-        click.echo("  Ctrl-C stops", err=True)
-        await asyncio.Future()
+    """Serve until SIGINT (Ctrl-C) or SIGTERM. The handlers are installed here, so the
+    server stops even when it was started with SIGINT ignored (a background job)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        async with server:
+            click.echo(f"serving {server.spec.raw} (OpenAI Realtime protocol) at {server.url}")
+            click.echo(f"  agent spec: openai-realtime?base_url={server.url}", err=True)
+            click.echo("  Ctrl-C stops", err=True)
+            await stop.wait()
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+    click.echo("stopped", err=True)
