@@ -7,6 +7,7 @@ import click
 import duplexbench
 from duplexbench.cli.agents import agents_group
 from duplexbench.cli.importer import import_group
+from duplexbench.cli.interaction import interaction_metrics_command
 from duplexbench.cli.run import run_command
 from duplexbench.cli.score import score_command
 from duplexbench.cli.serve import serve_agent_command
@@ -30,3 +31,4 @@ main.add_command(suite_group)
 main.add_command(agents_group)
 main.add_command(serve_agent_command)
 main.add_command(import_group)
+main.add_command(interaction_metrics_command)
