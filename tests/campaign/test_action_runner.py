@@ -71,3 +71,22 @@ def test_cli_run_and_score_an_action_suite(suite_dir: tuple[Path, Path], tmp_pat
     assert summary["family"] == "action" and summary["episodes"] == 8
     table = CliRunner().invoke(main, ["score", str(out)])
     assert table.exit_code == 0 and "take_turn" in table.output and "0.0%" in table.output
+
+
+def test_streaming_agents_and_the_text_condition_are_refused(
+    suite_dir: tuple[Path, Path], tmp_path: Path
+) -> None:
+    suite, bank = suite_dir
+    streaming = RunOptions(
+        str(suite),
+        agent="openai-realtime?base_url=ws://127.0.0.1:9/v1",
+        repeats=1,
+        speech_cache=bank,
+        out=tmp_path / "a",
+    )
+    with pytest.raises(ValueError, match="streaming"):
+        run_action_campaign(streaming)
+    text = RunOptions(str(suite), agent="silent", condition="text", out=tmp_path / "b")
+    with pytest.raises(ValueError, match="audio condition"):
+        run_action_campaign(text)
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
