@@ -20,25 +20,19 @@ import numpy as np
 from duplexbench.agents.audio_protocol import AudioSession, StepAgent
 from duplexbench.agents.events import (
     AgentEvent,
-    AgentFailure,
-    AudioDelta,
-    EndCall,
-    ResponseDone,
-    SpeechCancelled,
     ToolCallRequest,
-    TranscriptDelta,
     UsageDelta,
 )
-from duplexbench.agents.protocol import AgentError, ToolResultMessage
+from duplexbench.agents.protocol import ToolResultMessage
 from duplexbench.audio.frames import AudioFrame
 from duplexbench.audio.pcm import (
     SAMPLE_RATE,
     Int16Array,
     samples_for_ms,
     sha256_pcm,
-    to_internal,
 )
 from duplexbench.audio.vad import StreamingVad
+from duplexbench.orchestrator.agent_events import apply_agent_events
 from duplexbench.orchestrator.clock import MediaClock, VirtualClock
 from duplexbench.orchestrator.episode import EpisodeCore, EpisodeRecord, EpisodeSetup
 from duplexbench.orchestrator.floor import derive_floor_events
@@ -228,31 +222,25 @@ class AudioEpisode(EpisodeCore):
     # ------------------------------------------------------------ agent side
 
     def _handle(self, events: Sequence[AgentEvent], t: int) -> None:
-        for event in events:
-            if isinstance(event, AudioDelta):
-                self.playback.audio(to_internal(event.pcm, event.sample_rate))
-            elif isinstance(event, TranscriptDelta):
-                self.playback.text(event.text)
-            elif isinstance(event, ToolCallRequest):
-                run = self.run_tool(event.name, event.arguments, event.call_id, t)
-                self.results.append(run.result)
-                self.tools_since.append(event.name)
-                self.fields_since += run.fields
-                self.hearing.add_acts(run.acts, t)
-            elif isinstance(event, ResponseDone):
-                self.playback.seal()
-            elif isinstance(event, SpeechCancelled):
-                self.hearing.cut(t, *self.playback.cancel())
-            elif isinstance(event, EndCall):
-                self.playback.seal()
-                self.hung_up = True
-            elif isinstance(event, AgentFailure):
-                raise AgentError(event.message)
-            elif isinstance(event, UsageDelta):
-                usage = AgentUsageData(**dataclasses.asdict(event))
-                self.recorder.emit(AgentUsage, t, usage)
+        apply_agent_events(events, self.playback, self, t)
         if events:
             self.check_barge_ins(t)
+
+    def on_tool_call(self, event: ToolCallRequest, t: int) -> None:
+        run = self.run_tool(event.name, event.arguments, event.call_id, t)
+        self.results.append(run.result)
+        self.tools_since.append(event.name)
+        self.fields_since += run.fields
+        self.hearing.add_acts(run.acts, t)
+
+    def on_cancel(self, t: int, dropped_samples: int, unheard: str) -> None:
+        self.hearing.cut(t, dropped_samples, unheard)
+
+    def on_usage(self, t: int, usage: UsageDelta) -> None:
+        self.recorder.emit(AgentUsage, t, AgentUsageData(**dataclasses.asdict(usage)))
+
+    def on_end_call(self) -> None:
+        self.hung_up = True
 
     def _deliver(self, user: Int16Array, delivered: Delivered, t: int) -> None:
         self.ch0.append(user)

@@ -13,32 +13,24 @@ Agent tool calls are answered with an error (action items have no tools).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
 
 from duplexbench.agents.audio_protocol import AudioSession, StepAgent
 from duplexbench.agents.events import (
-    AgentEvent,
-    AgentFailure,
-    AudioDelta,
-    EndCall,
-    ResponseDone,
-    SpeechCancelled,
     ToolCallRequest,
-    TranscriptDelta,
     UsageDelta,
 )
 from duplexbench.agents.protocol import (
     ActionPrivileged,
-    AgentError,
     AgentSession,
     ToolResultMessage,
 )
 from duplexbench.audio.frames import AudioFrame
-from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, samples_for_ms, sha256_pcm, to_internal
+from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, samples_for_ms, sha256_pcm
 from duplexbench.items.action import CUED
+from duplexbench.orchestrator.agent_events import apply_agent_events
 from duplexbench.orchestrator.audio_loop import BankSpeech
 from duplexbench.orchestrator.clock import MediaClock, VirtualClock
 from duplexbench.orchestrator.cue import (
@@ -96,6 +88,8 @@ class ActionEpisode:
         self.ch1: list[Int16Array] = []
         self.results: list[ToolResultMessage] = []
         self.cue_start: int | None = None
+        self.lead_in_end = self.item.main_end_ms  # item constants, off the per-frame path
+        self.cue_text = " ".join(s.text for s in self.item.part("cue"))
         self.horizon = 0
         self.hung_up = False
 
@@ -151,7 +145,8 @@ class ActionEpisode:
             self._utterances()
             if not self.hung_up:
                 results, self.results = self.results, []
-                self._handle(self.agent.step(AudioFrame(t, user), results), self.now)
+                events = self.agent.step(AudioFrame(t, user), results)
+                apply_agent_events(events, self.playback, self, self.now)
             self._after_frame(delivered)
             if self.hung_up and self.playback.idle and self.now >= self.timeline.end_ms:
                 return "agent_ended"
@@ -163,14 +158,13 @@ class ActionEpisode:
         t = self.now
         if self.item.action in CUED and self.cue_start is None:
             queued = self.playback.buffered_samples * 1000 // SAMPLE_RATE
-            cue_text = " ".join(s.text for s in self.item.part("cue"))
-            state = CueState(t, self.item.main_end_ms, delivered, self.transcript, queued, cue_text)
+            state = CueState(t, self.lead_in_end, delivered, self.transcript, queued, self.cue_text)
             decision = self.controller.decide(state)
             if decision.fire:
                 self._inject(t, decision)
         elif self.item.action == "interrupt" and self.timeline.stopped_at is None:
             why = self.takeover.took_over(self.transcript)
-            if why is not None and t < self.item.main_end_ms:
+            if why is not None and t < self.lead_in_end:
                 dropped = self.timeline.stop(t)
                 self.trace.user_stopped(t, dropped, why)
                 self.horizon = t + self.config.observe_ms
@@ -198,34 +192,30 @@ class ActionEpisode:
 
     # ------------------------------------------------------------ agent side
 
-    def _handle(self, events: Sequence[AgentEvent], t: int) -> None:
-        for event in events:
-            if isinstance(event, AudioDelta):
-                self.playback.audio(to_internal(event.pcm, event.sample_rate))
-            elif isinstance(event, TranscriptDelta):
-                self.playback.text(event.text)
-            elif isinstance(event, ToolCallRequest):
-                self.results.append(self.trace.tool_call(event, t))
-            elif isinstance(event, ResponseDone):
-                self.playback.seal()
-            elif isinstance(event, SpeechCancelled):
-                dropped, unheard = self.playback.cancel()
-                self.trace.truncated(t, dropped, unheard)
-                self.transcript.close(truncated=bool(dropped or unheard))
-                self._utterances()
-            elif isinstance(event, EndCall):
-                self.playback.seal()
-                self.hung_up = True
-            elif isinstance(event, AgentFailure):
-                raise AgentError(event.message)
-            elif isinstance(event, UsageDelta):
-                self.trace.usage(t, dataclasses.asdict(event))
+    def on_tool_call(self, event: ToolCallRequest, t: int) -> None:
+        self.results.append(self.trace.tool_call(event, t))
+
+    def on_cancel(self, t: int, dropped_samples: int, unheard: str) -> None:
+        self.trace.truncated(t, dropped_samples, unheard)
+        self.transcript.close(truncated=bool(dropped_samples or unheard))
+        self._utterances()
+
+    def on_usage(self, t: int, usage: UsageDelta) -> None:
+        self.trace.usage(t, dataclasses.asdict(usage))
+
+    def on_end_call(self) -> None:
+        self.hung_up = True
 
     def _utterances(self) -> None:
-        """Log the agent utterances that closed (ASR reads the channel so far)."""
+        """Log the agent utterances that closed (ASR reads the delivered frames)."""
         if self.transcript.finished:
-            agent = np.concatenate(self.ch1)
-            self.trace.utterances(self.now, self.transcript, agent, self.config.asr)
+            self.trace.utterances(self.now, self.transcript, self._delivered, self.config.asr)
+
+    def _delivered(self, start_ms: int, end_ms: int) -> Int16Array:
+        """The agent channel as delivered between two frame boundaries."""
+        frame = self.config.frame_ms
+        frames = self.ch1[start_ms // frame : -(-end_ms // frame)]
+        return np.concatenate(frames) if frames else np.zeros(0, dtype=np.int16)
 
     # ------------------------------------------------------------ end
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -113,10 +114,15 @@ class ReplayTrace:
         self.recorder.emit(AgentUsage, t, AgentUsageData(**fields))
 
     def utterances(
-        self, t: int, transcript: AgentTranscript, agent: Int16Array, asr: str | None
+        self,
+        t: int,
+        transcript: AgentTranscript,
+        agent: Callable[[int, int], Int16Array],
+        asr: str | None,
     ) -> None:
         """An `agent.utterance` (stamped `t`, at or after its end) for each utterance
-        that has closed since the last call; ASR where no words came."""
+        that has closed since the last call; ASR (of `agent(start_ms, end_ms)`, the
+        delivered channel) where no words came."""
         closed, transcript.finished = transcript.finished, []
         for utt, truncated in closed:
             transcribed = False
@@ -133,11 +139,9 @@ class ReplayTrace:
             self.recorder.emit(AgentUtterance, max(t, utt.end_ms), data)
 
     @staticmethod
-    def _transcribe(utt: Utterance, agent: Int16Array, asr: str) -> bool:
+    def _transcribe(utt: Utterance, agent: Callable[[int, int], Int16Array], asr: str) -> bool:
         """Read the utterance's audio with ASR; word times from ASR (else spread evenly)."""
-        start = utt.start_ms * SAMPLE_RATE // 1000
-        audio = agent[start : utt.end_ms * SAMPLE_RATE // 1000]
-        result = get_asr(asr).transcribe(audio)
+        result = get_asr(asr).transcribe(agent(utt.start_ms, utt.end_ms))
         words = [w for w in result.words if w.text.strip()]
         if words:
             utt.words = [w.text.strip() for w in words]
