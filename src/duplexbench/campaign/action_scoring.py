@@ -9,7 +9,7 @@ from typing import Any
 from duplexbench.audio.pcm import SAMPLE_RATE
 from duplexbench.audio.wav import read_wav, write_wav
 from duplexbench.campaign.rundir import read_action_items, write_index, write_json, write_model
-from duplexbench.campaign.spec import CampaignSpec, IndexRow, JudgeConfig, episode_dir
+from duplexbench.campaign.spec import CampaignSpec, IndexRow, JudgeConfig
 from duplexbench.items.action import ActionItem
 from duplexbench.orchestrator.replay import ActionRecord
 from duplexbench.scoring.actions.judge import (
@@ -106,16 +106,12 @@ def rescore_action_run(
     items = read_action_items(run_dir, spec)
     action_judge = make_action_judge(spec.judge, run_dir)
     scores, rows, problems = [], [], []
-    for item_id in spec.items:
-        for repetition in range(spec.repeats):
-            rel = episode_dir(spec, item_id, repetition)
-            score = score_action_trace(
-                items[item_id], run_dir / rel, repetition, action_judge, write
-            )
-            if score.status == "error" and (score.error or "").startswith("unreadable"):
-                problems.append(f"{rel}: {score.error}")
-            scores.append(score)
-            rows.append(index_row(score, rel))
+    for item_id, repetition, rel in spec.episodes():
+        score = score_action_trace(items[item_id], run_dir / rel, repetition, action_judge, write)
+        if score.status == "error" and (score.error or "").startswith("unreadable"):
+            problems.append(f"{rel}: {score.error}")
+        scores.append(score)
+        rows.append(index_row(score, rel))
     summary = summarize_actions(spec, scores)
     if write:
         write_index(run_dir, rows)

@@ -8,7 +8,7 @@ from typing import Any
 
 from duplexbench.campaign.rundir import read_campaign, read_items, write_index, write_json
 from duplexbench.campaign.runner import index_row, make_judge, score_trace, summarize
-from duplexbench.campaign.spec import JudgeConfig, episode_dir
+from duplexbench.campaign.spec import JudgeConfig
 from duplexbench.scoring.episode import EpisodeScore
 from duplexbench.scoring.judge import FieldJudge
 
@@ -34,15 +34,12 @@ def rescore_run(
     items = read_items(run_dir, spec)
     field_judge = make_judge(spec.judge, run_dir)
     scores, rows, problems = [], [], []
-    for item_id in spec.items:
-        for repetition in range(spec.repeats):
-            rel = episode_dir(spec, item_id, repetition)
-            folder = run_dir / rel
-            score = score_trace(items[item_id], folder, field_judge, repetition, write)
-            if score.status == "error" and score.error and score.error.startswith("unreadable"):
-                problems.append(f"{rel}: {score.error}")
-            scores.append(score)
-            rows.append(index_row(score, rel))
+    for item_id, repetition, rel in spec.episodes():
+        score = score_trace(items[item_id], run_dir / rel, field_judge, repetition, write)
+        if score.status == "error" and score.error and score.error.startswith("unreadable"):
+            problems.append(f"{rel}: {score.error}")
+        scores.append(score)
+        rows.append(index_row(score, rel))
     summary = summarize(spec, scores)
     if write:
         write_index(run_dir, rows)

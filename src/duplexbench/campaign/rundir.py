@@ -14,8 +14,9 @@ Every file is written atomically (temp file, then rename).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -26,6 +27,8 @@ from duplexbench.items.action_suite import parse_action_item
 from duplexbench.items.errors import ItemError
 from duplexbench.items.load import parse_item
 from duplexbench.items.workflow import WorkflowItem
+
+T = TypeVar("T", WorkflowItem, ActionItem)
 
 
 class RunDirError(Exception):
@@ -58,28 +61,24 @@ def read_campaign(run_dir: Path) -> CampaignSpec:
         raise RunDirError(f"{path}: not a campaign spec this version can read: {exc}") from None
 
 
-def read_action_items(run_dir: Path, spec: CampaignSpec) -> dict[str, ActionItem]:
+def _read_snapshots(
+    run_dir: Path, spec: CampaignSpec, parse: Callable[[Any, str], T]
+) -> dict[str, T]:
     items = {}
     for item_id in spec.items:
         path = run_dir / "items" / f"{item_id}.json"
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            items[item_id] = parse_action_item(data, str(path))
+            items[item_id] = parse(json.loads(path.read_text(encoding="utf-8")), str(path))
         except (OSError, ValueError) as exc:
             raise RunDirError(f"{path}: cannot read item snapshot: {exc}") from None
         except ItemError as exc:
             raise RunDirError(str(exc)) from None
     return items
+
+
+def read_action_items(run_dir: Path, spec: CampaignSpec) -> dict[str, ActionItem]:
+    return _read_snapshots(run_dir, spec, parse_action_item)
 
 
 def read_items(run_dir: Path, spec: CampaignSpec) -> dict[str, WorkflowItem]:
-    items = {}
-    for item_id in spec.items:
-        path = run_dir / "items" / f"{item_id}.json"
-        try:
-            items[item_id] = parse_item(json.loads(path.read_text(encoding="utf-8")), str(path))
-        except (OSError, ValueError) as exc:
-            raise RunDirError(f"{path}: cannot read item snapshot: {exc}") from None
-        except ItemError as exc:
-            raise RunDirError(str(exc)) from None
-    return items
+    return _read_snapshots(run_dir, spec, parse_item)

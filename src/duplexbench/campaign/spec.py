@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -37,6 +38,12 @@ class CampaignSpec(BaseModel):
     prices: str | None = Field(
         None, description="Price table for cost estimates (default: built-in)."
     )
+
+    def episodes(self) -> Iterator[tuple[str, int, str]]:
+        """(item id, repetition, episode folder relative to the run directory), in order."""
+        for item_id in self.items:
+            for repetition in range(self.repeats):
+                yield item_id, repetition, episode_dir(self, item_id, repetition)
 
 
 class IndexRow(BaseModel):
