@@ -1,4 +1,7 @@
-"""Deterministic user-channel effects: noise, bursts, muffling, telephony, frame drops."""
+"""Deterministic user-channel effects: noise, bursts, muffling, telephony, frame drops.
+
+Whole clips with :func:`apply_effects`, a live line frame by frame with :class:`UserLine`.
+"""
 
 from duplexbench.audio.effects.chain import (
     EffectEvent,
@@ -7,11 +10,14 @@ from duplexbench.audio.effects.chain import (
     apply_effects,
     schedule_bursts,
     speech_power,
+    tic_clip,
 )
+from duplexbench.audio.effects.line import UserLine
 from duplexbench.audio.effects.sources import (
     BURST_DURATION_MS,
     BURST_KINDS,
     NOISE_KINDS,
+    TIC_KINDS,
     ProceduralSource,
     RecordingSource,
     Source,
@@ -28,12 +34,14 @@ __all__ = [
     "BURST_DURATION_MS",
     "BURST_KINDS",
     "NOISE_KINDS",
+    "TIC_KINDS",
     "EffectEvent",
     "EffectsConfig",
     "EffectsResult",
     "ProceduralSource",
     "RecordingSource",
     "Source",
+    "UserLine",
     "apply_effects",
     "band_pass",
     "gilbert_elliott_mask",
@@ -42,4 +50,5 @@ __all__ = [
     "schedule_bursts",
     "speech_power",
     "telephone",
+    "tic_clip",
 ]

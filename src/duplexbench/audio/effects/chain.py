@@ -39,6 +39,11 @@ frame drops
 Every stage draws from its own random stream (``SeedSequence(seed).spawn``),
 so turning one stage off leaves what the others do unchanged. The sources are
 pluggable (:class:`~duplexbench.audio.effects.sources.Source`).
+
+:func:`tic_clip` renders one vocal tic (cough, sneeze, sniffle) as int16 at a
+given active level (frames within 40 dB of the loudest), for out-of-turn user
+sounds. :class:`~duplexbench.audio.effects.line.UserLine` runs this chain as a
+stream, frame by frame.
 """
 
 from __future__ import annotations
@@ -52,9 +57,11 @@ from duplexbench.audio.effects.sources import (
     BURST_DURATION_MS,
     BURST_KINDS,
     NOISE_KINDS,
+    TIC_KINDS,
     ProceduralSource,
     Source,
     interpolate_control,
+    make,
 )
 from duplexbench.audio.effects.telephony import (
     drop_frames,
@@ -72,6 +79,7 @@ __all__ = [
     "apply_effects",
     "schedule_bursts",
     "speech_power",
+    "tic_clip",
 ]
 
 JsonScalar = str | int | float | bool
@@ -81,6 +89,7 @@ _FRAME = SR // 50  # 20 ms analysis frames
 _FULL_SCALE = 32768.0
 _MUFFLE_CONTEXT = 512
 _MUFFLE_FADE = SR * 5 // 1000
+_SPEECH_FLOOR = (_FULL_SCALE * 10.0 ** (-60.0 / 20.0)) ** 2  # -60 dBFS
 
 
 @dataclass(frozen=True)
@@ -167,20 +176,41 @@ def _frame_powers(x: _F64) -> _F64:
     return powers
 
 
-def _active_power(x: _F64, range_db: float, floor_power: float) -> float:
-    """Mean power of frames within ``range_db`` of the loudest and above ``floor_power``."""
-    powers = _frame_powers(x)
+def _active_mean(powers: _F64, range_db: float, floor_power: float) -> float:
+    """Mean of the frame powers within ``range_db`` of the loudest and above ``floor_power``."""
     if powers.size == 0:
         return 0.0
     active = powers[(powers >= powers.max() * 10.0 ** (-range_db / 10.0)) & (powers > floor_power)]
     return float(active.mean()) if active.size else 0.0
 
 
+def _active_power(x: _F64, range_db: float, floor_power: float) -> float:
+    """Mean power of frames within ``range_db`` of the loudest and above ``floor_power``."""
+    return _active_mean(_frame_powers(x), range_db, floor_power)
+
+
 def speech_power(clean: Int16Array, reference_dbfs: float = -26.0) -> float:
     """Active speech power in int16 units squared (module docstring)."""
-    floor = (_FULL_SCALE * 10.0 ** (-60.0 / 20.0)) ** 2
-    power = _active_power(np.asarray(clean, dtype=np.float64), 40.0, floor)
+    power = _active_power(np.asarray(clean, dtype=np.float64), 40.0, _SPEECH_FLOOR)
     return power if power > 0 else (_FULL_SCALE * 10.0 ** (reference_dbfs / 20.0)) ** 2
+
+
+def tic_clip(kind: str, rng: np.random.Generator, level_dbfs: float = -26.0) -> Int16Array:
+    """One procedural vocal tic of ``kind`` (``TIC_KINDS``) at active level ``level_dbfs``.
+
+    The length is the nominal duration of the kind +- 20 %; int16 at 16 kHz,
+    clipped (never wrapped) if a loud level pushes peaks past full scale.
+    """
+    if kind not in TIC_KINDS:
+        raise ValueError(f"unknown tic kind {kind!r}; expected one of {list(TIC_KINDS)}")
+    length = int(BURST_DURATION_MS[kind] * rng.uniform(0.8, 1.2) * SR / 1000)
+    clip = make(kind, length, rng).astype(np.float64)
+    target = (_FULL_SCALE * 10.0 ** (level_dbfs / 20.0)) ** 2
+    scaled = clip
+    for floor_power in (0.0, *[_SPEECH_FLOOR] * 3):  # then settle speech_power's floor
+        power = _active_power(scaled, 40.0, floor_power)
+        scaled = scaled * np.sqrt(target / power) if power > 0 else scaled
+    return np.clip(np.rint(scaled), -32768, 32767).astype(np.int16)
 
 
 def schedule_bursts(n_samples: int, per_minute: float, rng: np.random.Generator) -> list[int]:
@@ -222,6 +252,12 @@ def _snr_track(n: int, cfg: EffectsConfig, rng: np.random.Generator) -> _F64:
     if d == 0:
         return np.full(count, cfg.noise_snr_db)
     walk = rng.uniform(-d, d) + np.cumsum(rng.normal(0.0, cfg.snr_drift_step_db, count))
+    return _reflect(walk, cfg)
+
+
+def _reflect(walk: _F64, cfg: EffectsConfig) -> _F64:
+    """A random walk around 0 reflected into ``noise_snr_db +- snr_drift_db``."""
+    d = cfg.snr_drift_db
     folded = np.mod(walk + d, 4 * d)
     track: _F64 = cfg.noise_snr_db - d + np.where(folded > 2 * d, 4 * d - folded, folded)
     return track

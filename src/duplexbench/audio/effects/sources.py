@@ -23,6 +23,10 @@ Bursts
     Hz), ``engine`` (low harmonic rumble with revs), ``siren`` (wailing swept
     tone), ``door_slam`` (noise transient + thump, exponential decay),
     ``cough`` (noise bursts in formant-ish bands).
+Vocal tics (:data:`TIC_KINDS`, also usable as bursts)
+    ``cough``; ``sneeze`` (a rising breathy inhale, then an explosive broadband
+    "choo" with a short voiced onset); ``sniffle`` (two or three short nasal
+    inhales, band noise around 1-5 kHz under smooth envelopes).
 
 Coloured noise is built without IIR filters: one cumulative sum of white
 noise gives moving averages of any width in O(n); pink-ish noise is a weighted
@@ -52,6 +56,7 @@ __all__ = [
     "BURST_DURATION_MS",
     "BURST_KINDS",
     "NOISE_KINDS",
+    "TIC_KINDS",
     "ProceduralSource",
     "RecordingSource",
     "Source",
@@ -71,8 +76,11 @@ BURST_DURATION_MS: dict[str, int] = {
     "siren": 3000,
     "door_slam": 500,
     "cough": 700,
+    "sneeze": 900,
+    "sniffle": 600,
 }
 BURST_KINDS = tuple(BURST_DURATION_MS)
+TIC_KINDS = ("cough", "sneeze", "sniffle")
 _SILENT_RMS = 32768.0 * 10.0 ** (-60.0 / 20.0)  # -60 dBFS
 _CONTROL = 160  # samples per envelope control point (10 ms)
 
@@ -242,6 +250,38 @@ def _cough(n: int, rng: np.random.Generator) -> _F64:
     return body * env
 
 
+def _sneeze(n: int, rng: np.random.Generator) -> _F64:
+    white = rng.standard_normal(n, dtype=np.float32)
+    t = np.arange(n, dtype=np.float64) / SR
+    onset = float(rng.uniform(0.45, 0.6)) * max(t[-1], 1e-9)  # the "choo" after the inhale
+    s = np.maximum(t - onset, 0.0)
+    after = t >= onset
+    breath = _boxes(white, (4, 24), (1.0, -1.0))
+    rise = np.where(after, 0.0, 0.2 * (t / onset) ** 2)
+    inhale = breath / max(float(np.std(breath)), 1e-12) * rise
+    blast = _boxes(white, (1, 2, 6), (1.0, 0.5, -0.8))
+    decay = (1 - np.exp(-s / 0.004)) * np.exp(-s / 0.09)
+    choo = blast / max(float(np.std(blast)), 1e-12) * np.where(after, decay, 0.0)
+    f0 = rng.uniform(220.0, 320.0) * (1.0 - 0.3 * np.clip(s / 0.2, 0.0, 1.0))
+    phase = 2 * np.pi * np.cumsum(f0) / SR
+    voice = sum(np.sin(h * phase) / h for h in range(1, 6))
+    voice *= np.where(after, np.exp(-s / 0.05), 0.0)
+    return inhale + choo + 0.4 * voice
+
+
+def _sniffle(n: int, rng: np.random.Generator) -> _F64:
+    white = rng.standard_normal(n, dtype=np.float32)
+    hiss = _boxes(white, (1, 3), (1.0, -1.0))  # ~1-5 kHz nasal hiss
+    t = np.arange(n, dtype=np.float64) / SR
+    env = np.zeros(n, dtype=np.float64)
+    count = int(rng.integers(2, 4))
+    starts = np.sort(rng.uniform(0.0, max(t[-1] - 0.15, 0.0), count))
+    for start, width in zip(starts, rng.uniform(0.08, 0.15, count), strict=True):
+        u = np.clip((t - start) / width, 0.0, 1.0)
+        env += np.sin(np.pi * u) ** 2 * rng.uniform(0.6, 1.0)
+    return hiss * env
+
+
 _MAKERS: dict[str, Callable[[int, np.random.Generator], _F64]] = {
     "indoor": _indoor,
     "outdoor": _outdoor,
@@ -253,6 +293,8 @@ _MAKERS: dict[str, Callable[[int, np.random.Generator], _F64]] = {
     "siren": _siren,
     "door_slam": _door_slam,
     "cough": _cough,
+    "sneeze": _sneeze,
+    "sniffle": _sniffle,
 }
 
 
