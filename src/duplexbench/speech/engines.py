@@ -10,6 +10,23 @@
 
 Text never reaches a shell or an argument list: espeak reads it on stdin,
 flite from a temporary file.
+
+Pitch (``SynthesisSettings.pitch_semitones``, ±12; at 0 no pitch option is
+passed, so the output is byte-identical to an engine without pitch support):
+
+- ``espeak``: ``-p round(50 + 50 * semitones / 12)``, clamped to 0..99.
+  espeak-ng multiplies the voice's base F0 by ``2 ** ((p - 50) / 50)`` (its
+  ``pitch_adjust_tab``), so 50 steps are one octave; the intonation range is
+  added on top unscaled, so the median F0 moves somewhat less than asked.
+- ``flite``: ``--setf int_f0_target_mean=mean*k --setf int_f0_target_stddev=sd*k``
+  with ``k = 2 ** (semitones / 12)`` and the voice's own F0 mean/stddev
+  (:data:`FLITE_F0`), so the whole contour scales by ``k``. ``rms`` ignores
+  these features (its output does not change; its F0 comes from its own
+  accent model): pitch unsupported.
+- ``piper``: unsupported (the VITS model has no pitch control).
+
+An unsupported pitch raises ``ValueError`` naming the voice
+(:func:`check_pitch`).
 """
 
 from __future__ import annotations
@@ -31,12 +48,41 @@ from duplexbench.audio.pcm import AudioFormatError, Int16Array, pcm16_bytes_to_a
 from duplexbench.audio.wav import read_wav
 from duplexbench.speech.tts import SpeechUnavailable, SynthesisSettings, TTSEngine, register_tts
 
-__all__ = ["EspeakTTS", "FliteTTS", "PiperTTS", "parse_wav_bytes"]
+__all__ = [
+    "ESPEAK_PITCH_DEFAULT",
+    "FLITE_F0",
+    "EspeakTTS",
+    "FliteTTS",
+    "PiperTTS",
+    "check_pitch",
+    "espeak_pitch",
+    "flite_f0_features",
+    "parse_wav_bytes",
+]
 
 SUBPROCESS_TIMEOUT_S = 30.0
 SENTENCE_GAP_S = 0.2  # piper: silence between sentence chunks at speed 1
 
 _INSTALL_SPEECH = "pip install 'duplexbench[speech]'"
+
+# Voices that cannot shift pitch: engine -> voice ("*" = every voice) -> why.
+_NO_PITCH: dict[str, dict[str, str]] = {
+    "piper": {"*": "piper's neural model has no pitch control"},
+    "flite": {"rms": "flite's rms voice sets F0 with its own accent model, ignoring F0 targets"},
+}
+
+
+def check_pitch(engine: str, voice: str, pitch_semitones: float) -> None:
+    """Raise ``ValueError`` naming ``engine:voice`` if it cannot speak at this pitch shift."""
+    if pitch_semitones == 0.0:
+        return
+    voices = _NO_PITCH.get(engine, {})
+    reason = voices.get(voice, voices.get("*"))
+    if reason is not None:
+        raise ValueError(
+            f"voice {engine}:{voice} cannot shift pitch ({reason}); "
+            f"use pitch_semitones=0 with it, got {pitch_semitones:g}"
+        )
 
 
 # --------------------------------------------------------------------- piper
@@ -92,6 +138,7 @@ class PiperTTS:
             raise ValueError(
                 f"piper voice {voice!r} not available; voices: {', '.join(self.VOICES)}"
             )
+        check_pitch(self.name, voice, settings.pitch_semitones)
         from piper import SynthesisConfig  # noqa: PLC0415 - optional dependency
 
         model = self._loaded()
@@ -184,6 +231,14 @@ def parse_wav_bytes(data: bytes) -> tuple[Int16Array, int]:
 
 _ESPEAK_INSTALL = "apt-get install espeak-ng"
 _ESPEAK_VOICE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]*(\+[A-Za-z0-9_\-]+)?$")
+ESPEAK_PITCH_DEFAULT = 50  # espeak-ng -p: 0..99, 50 = the voice's own pitch
+_ESPEAK_STEPS_PER_OCTAVE = 50  # its pitch_adjust_tab: base F0 x 2 ** ((p - 50) / 50)
+
+
+def espeak_pitch(semitones: float) -> int:
+    """The espeak-ng ``-p`` value for a shift in semitones (clamped to 0..99)."""
+    steps = ESPEAK_PITCH_DEFAULT + semitones * _ESPEAK_STEPS_PER_OCTAVE / 12.0
+    return max(0, min(99, round(steps)))
 
 
 class EspeakTTS:
@@ -223,7 +278,10 @@ class EspeakTTS:
                 f"bad espeak voice {voice!r}; e.g. 'en-us', 'en-gb-scotland', 'en-us+f3'"
             )
         wpm = round(self.BASE_WPM * settings.speed)
-        argv = [self.binary, "-v", voice, "-s", str(wpm), "--stdout", "--stdin"]
+        argv = [self.binary, "-v", voice, "-s", str(wpm)]
+        if settings.pitch_semitones != 0.0:
+            argv += ["-p", str(espeak_pitch(settings.pitch_semitones))]
+        argv += ["--stdout", "--stdin"]
         proc = _run(argv, self.name, _ESPEAK_INSTALL, stdin=text.encode("utf-8"))
         return parse_wav_bytes(proc.stdout)
 
@@ -237,6 +295,30 @@ def _make_espeak() -> TTSEngine:
 
 _FLITE_INSTALL = "apt-get install flite"
 FLITE_FALLBACK = "/usr/bin/flite"  # used when flite is not on PATH
+# Each voice's own F0 (mean, stddev) in Hz: slt and awb as in their clustergen
+# voice definitions; kal16 as Debian's flite 2.2 sets int_f0_target_* (found by
+# matching its output). Passing them unscaled gives byte-identical audio
+# (tests/speech/test_pitch.py checks it).
+FLITE_F0: dict[str, tuple[float, float]] = {
+    "slt": (172.0, 27.0),
+    "awb": (132.0, 25.0),
+    "kal16": (95.0, 11.0),
+}
+
+
+def flite_f0_features(voice: str, semitones: float) -> list[str]:
+    """``--setf`` arguments that scale ``voice``'s F0 contour by ``2 ** (semitones / 12)``."""
+    check_pitch("flite", voice, semitones)
+    if semitones == 0.0:
+        return []
+    mean, stddev = FLITE_F0[voice]
+    factor = 2.0 ** (semitones / 12.0)
+    return [
+        "--setf",
+        f"int_f0_target_mean={mean * factor:.4f}",
+        "--setf",
+        f"int_f0_target_stddev={stddev * factor:.4f}",
+    ]
 
 
 class FliteTTS:
@@ -277,6 +359,7 @@ class FliteTTS:
                 voice,
                 "--setf",
                 f"duration_stretch={1.0 / settings.speed:.6f}",
+                *flite_f0_features(voice, settings.pitch_semitones),
                 "-f",
                 str(text_path),
                 "-o",

@@ -23,6 +23,7 @@ from duplexbench.speech.registry import EngineRegistry
 
 __all__ = [
     "DEFAULT_VOICE",
+    "MAX_PITCH_SEMITONES",
     "MAX_SPEED",
     "SpeechUnavailable",
     "SynthesisSettings",
@@ -34,6 +35,7 @@ __all__ = [
 ]
 
 MAX_SPEED = 4.0
+MAX_PITCH_SEMITONES = 12.0
 
 # Modules that register the built-in engines; imported on first registry use.
 _BUILTIN_MODULES = ("duplexbench.speech.synthetic", "duplexbench.speech.engines")
@@ -81,26 +83,46 @@ DEFAULT_VOICE = VoiceRef("piper", "joe")
 
 @dataclass(frozen=True)
 class SynthesisSettings:
-    """How to speak: ``speed`` multiplies the speaking rate, ``gain_db`` the level.
+    """How to speak: ``speed`` multiplies the speaking rate, ``gain_db`` the level,
+    ``pitch_semitones`` shifts the voice's pitch (0 = the voice's own).
 
     ``gain_db`` is relative to the bank's loudness target (-20 dBFS RMS).
+    ``pitch_semitones`` is within ±12; how each engine applies it is in
+    :mod:`duplexbench.speech.engines` (piper and flite ``rms`` cannot shift
+    pitch and raise ``ValueError`` for anything but 0).
     """
 
     speed: float = 1.0
     gain_db: float = 0.0
+    pitch_semitones: float = 0.0
 
     def __post_init__(self) -> None:
         speed, gain = float(self.speed), float(self.gain_db)
+        pitch = float(self.pitch_semitones)
         if not math.isfinite(speed) or not 0.0 < speed <= MAX_SPEED:
             raise ValueError(f"speed must be in (0, {MAX_SPEED:g}], got {self.speed!r}")
         if not math.isfinite(gain) or abs(gain) > 60.0:
             raise ValueError(f"gain_db must be within ±60 dB, got {self.gain_db!r}")
-        # Canonical floats, so 1 and 1.0 give the same cache key.
+        if not math.isfinite(pitch) or abs(pitch) > MAX_PITCH_SEMITONES:
+            raise ValueError(
+                f"pitch_semitones must be within ±{MAX_PITCH_SEMITONES:g}, "
+                f"got {self.pitch_semitones!r}"
+            )
+        # Canonical floats, so 1 and 1.0 give the same cache key (and -0.0 is 0.0).
         object.__setattr__(self, "speed", speed)
         object.__setattr__(self, "gain_db", gain)
+        object.__setattr__(self, "pitch_semitones", pitch + 0.0)
 
     def as_dict(self) -> dict[str, float]:
-        return {"speed": self.speed, "gain_db": self.gain_db}
+        """The settings as part of a cache key.
+
+        ``pitch_semitones`` appears only when it is not 0, so every key made
+        before pitch existed (and every suite checksum built on them) is unchanged.
+        """
+        out = {"speed": self.speed, "gain_db": self.gain_db}
+        if self.pitch_semitones != 0.0:
+            out["pitch_semitones"] = self.pitch_semitones
+        return out
 
 
 class TTSEngine(Protocol):

@@ -3,12 +3,24 @@
 The variant index is a hash of (item id, simulator seed, repetition seed,
 plan id, occurrence): the same inputs always give the same words, and
 different repetition seeds can give different words for the same plan.
+
+Verbosity (a caller persona's, :mod:`duplexbench.users.personas`) reshapes
+the words without touching the facts:
+
+- ``plain`` (default): the hashed variant, as before.
+- ``terse``: always the shortest rendered variant of the plan (ties: the first).
+- ``verbose``: the hashed variant inside a discourse frame (:data:`FRAMES`,
+  e.g. ``"Um, so... "`` before, ``" If that makes sense."`` after), chosen by
+  other bytes of the same hash. The variant's text is kept verbatim, so fact
+  values are never altered. Plans of the kinds in :data:`UNFRAMED_KINDS`
+  are never framed; a trailing frame only follows a text that ends with ``.``.
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Final
 
 from duplexbench.items.plans import PLACEHOLDER, all_plan_ids, plan_facts
 from duplexbench.items.user import UserSpec
@@ -31,9 +43,46 @@ DEFAULT_VARIANTS: dict[str, list[str]] = {
 }
 
 
+VERBOSITIES: Final = ("terse", "plain", "verbose")
+_VERBOSITY_ALIASES: Final = {"normal": "plain"}  # how item personas spell "plain"
+UNFRAMED_KINDS: Final = frozenset({"backchannel", "nudge", "end", "ack"})
+FRAMES: Final[tuple[tuple[str, str], ...]] = (
+    ("Um, so... ", ""),
+    ("Right, well... ", ""),
+    ("Hmm, let me see. ", ""),
+    ("", " If that makes sense."),
+    ("Um, so... ", " If that makes sense."),
+    ("Okay, so... ", ""),
+)
+"""Verbose discourse frames: (prefix, suffix) around the unchanged variant text."""
+
+
 def variant_index(key: str, n: int) -> int:
     """Index in [0, n) from a key `item|simulator_seed|repetition_seed|plan|occurrence`."""
     return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") % n
+
+
+def _frame_index(key: str, n: int) -> int:
+    """Index in [0, n) from the same key, independent of :func:`variant_index`."""
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[8:16], "big") % n
+
+
+def frames_for(text: str) -> list[int]:
+    """Indexes of the :data:`FRAMES` that fit ``text`` (a suffix needs a final ``.``)."""
+    return [i for i, (_, suffix) in enumerate(FRAMES) if not suffix or text.endswith(".")]
+
+
+def framed(text: str, frame: int) -> str:
+    prefix, suffix = FRAMES[frame]
+    return f"{prefix}{text}{suffix}"
+
+
+def _canonical_verbosity(verbosity: str) -> str:
+    value = _VERBOSITY_ALIASES.get(verbosity, verbosity)
+    if value not in VERBOSITIES:
+        expected = ", ".join(VERBOSITIES)
+        raise ValueError(f"unknown verbosity {verbosity!r}; expected one of {expected}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -47,12 +96,19 @@ class Realizer:
     """Turns plan ids into text using the item's bank, or the built-in defaults."""
 
     def __init__(
-        self, item_id: str, user: UserSpec, simulator_seed: int, repetition_seed: int
+        self,
+        item_id: str,
+        user: UserSpec,
+        simulator_seed: int,
+        repetition_seed: int,
+        *,
+        verbosity: str = "plain",
     ) -> None:
         self.item_id = item_id
         self.user = user
         self.simulator_seed = simulator_seed
         self.repetition_seed = repetition_seed
+        self.verbosity = _canonical_verbosity(verbosity)
         self._counts: dict[str, int] = {}
 
     def variants(self, plan_id: str) -> list[str]:
@@ -68,16 +124,38 @@ class Realizer:
             str(p)
             for p in (self.item_id, self.simulator_seed, self.repetition_seed, plan_id, occurrence)
         )
-        index = variant_index(key, len(variants))
-        return Realized(plan_id, f"{plan_id}#v{index + 1}", self.render(variants[index], facts))
+        if self.verbosity == "terse":
+            rendered = [self.render(v, facts) for v in variants]
+            index = _shortest(rendered)
+            text = rendered[index]
+        else:
+            index = variant_index(key, len(variants))
+            text = self.render(variants[index], facts)
+        variant_id = f"{plan_id}#v{index + 1}"
+        if self._frames(plan_id):
+            fits = frames_for(text)
+            frame = fits[_frame_index(key, len(fits))]
+            text = framed(text, frame)
+            variant_id += f"+f{frame + 1}"
+        return Realized(plan_id, variant_id, text)
 
     def all_texts(self) -> list[str]:
-        """Every text this user can say: each variant of each plan, rendered."""
+        """Every text this user can say at its verbosity: each variant of each plan
+        (terse: the shortest; verbose: each variant in each frame that fits), rendered."""
         texts: list[str] = []
         for plan_id in all_plan_ids(self.user):
             facts = plan_facts(self.user, plan_id) or []
-            texts += [self.render(v, facts) for v in self.variants(plan_id)]
+            rendered = [self.render(v, facts) for v in self.variants(plan_id)]
+            if self.verbosity == "terse":
+                rendered = [rendered[_shortest(rendered)]]
+            if self._frames(plan_id):
+                rendered = [framed(t, f) for t in rendered for f in frames_for(t)]
+            texts += rendered
         return list(dict.fromkeys(texts))
+
+    def _frames(self, plan_id: str) -> bool:
+        """Whether this plan's words get a verbose discourse frame."""
+        return self.verbosity == "verbose" and plan_id.partition(":")[0] not in UNFRAMED_KINDS
 
     def _slot_words(self, fact_id: str) -> str:
         """How the user names a fact aloud: its field's name, else its first alias."""
@@ -100,3 +178,8 @@ class Realizer:
 
         rendered = PLACEHOLDER.sub(lambda m: spoken(m.group(1)), text)
         return rendered[:1].upper() + rendered[1:]
+
+
+def _shortest(texts: list[str]) -> int:
+    """Index of the shortest text; ties go to the first."""
+    return min(range(len(texts)), key=lambda i: (len(texts[i]), i))
