@@ -23,14 +23,14 @@ from duplexbench.agents.events import (
 from duplexbench.agents.protocol import AgentError, ToolResultMessage
 from duplexbench.audio.frames import AudioFrame
 from duplexbench.audio.pcm import Int16Array
-from duplexbench.audio.vad import StreamingVad
+from duplexbench.audio.vad import NOISE_MARGIN_DB, StreamingVad
 
 
 class _Listener:
     """Endpointing and barge-in detection shared by the built-in audio agents."""
 
     def __init__(self, endpoint_ms: int, barge_in_ms: int) -> None:
-        self.vad = StreamingVad(hangover_ms=endpoint_ms)
+        self.vad = StreamingVad(hangover_ms=endpoint_ms, noise_margin_db=NOISE_MARGIN_DB)
         self.endpoint_ms, self.barge_in_ms = endpoint_ms, barge_in_ms
         self.heard_user = False
         self.speaking_until = 0
@@ -72,6 +72,7 @@ class AudioOracle:
         self.next_turn = 0
         self._cut: tuple[int, list[str]] | None = None
         self._current: tuple[int, list[str]] | None = None
+        self._turn_heard = False
 
     def start(self, session: AudioSession) -> None:
         if session.session.privileged is None:
@@ -86,8 +87,16 @@ class AudioOracle:
         assert self.session is not None and self.session.session.privileged is not None
         self.ear.hear(frame)
         if self.session.session.privileged.user_backchanneled():
-            self.ear.heard_user = False  # a backchannel is not a turn: keep the floor
-            return []
+            # a backchannel, cough or side remark is not a turn: keep the floor; a
+            # real turn heard before it is still answered once the line is quiet
+            self.ear.heard_user = self._turn_heard
+            if not self._turn_heard:
+                return []
+        events = self._step(frame)
+        self._turn_heard = self.ear.heard_user
+        return events
+
+    def _step(self, frame: AudioFrame) -> Sequence[AgentEvent]:
         if self.ear.barged_in(frame.t_ms):
             self.ear.speaking_until = frame.t_ms
             self._cut, self._current = self._current, None

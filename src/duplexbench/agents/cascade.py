@@ -35,7 +35,7 @@ from duplexbench.agents.protocol import (
 )
 from duplexbench.audio.frames import AudioFrame, energy
 from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
-from duplexbench.audio.vad import StreamingVad
+from duplexbench.audio.vad import NOISE_MARGIN_DB, StreamingVad
 from duplexbench.speech.asr import ASREngine, get_asr
 
 LOUD = 10 ** (-45 / 10)
@@ -54,7 +54,7 @@ class CascadeAgent:
         self.brain = brain
         self.endpoint_ms, self.barge_in_ms = endpoint_ms, barge_in_ms
         self.asr_name = asr
-        self.vad = StreamingVad(hangover_ms=endpoint_ms)
+        self.vad = StreamingVad(hangover_ms=endpoint_ms, noise_margin_db=NOISE_MARGIN_DB)
         self.preroll: deque[Int16Array] = deque()
         self.preroll_ms = preroll_ms
         self.heard: list[Int16Array] = []

@@ -24,6 +24,7 @@ and a hangover, for agents' end-of-turn detection; it uses only
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +34,7 @@ from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, resample, to_float32,
 
 __all__ = [
     "LEVEL_FLOOR_DBFS",
+    "NOISE_MARGIN_DB",
     "Segment",
     "StreamingVad",
     "VadConfig",
@@ -41,11 +43,18 @@ __all__ = [
     "speech_frames",
 ]
 
+NOISE_MARGIN_DB = 12.0
+"""How far above the tracked noise floor the built-in agents' streaming VAD wants speech."""
+
 LEVEL_FLOOR_DBFS = -120.0
 """Level reported for digital silence (instead of -inf)."""
 
 _FULL_SCALE_SQ = 32768.0 * 32768.0
 _FLOOR_POWER = 10.0 ** (LEVEL_FLOOR_DBFS / 10.0)
+_STUCK_MS = 4000
+"""Above the floor this long: the floor is wrong (noise from the start), track all frames."""
+_SILENT_POWER = _FULL_SCALE_SQ * 10.0 ** (-100.0 / 10.0)
+"""Mean power per sample (int16 units) below which a frame is digital silence."""
 _ASR_HINT = "pip install 'duplexbench[asr]'"
 _SILERO_RATE = 16_000
 
@@ -237,10 +246,29 @@ class StreamingVad:
     ``start_frames`` consecutive loud frames and leaves it once
     ``hangover_ms`` of continuous quiet has accumulated. Frames may have any
     length, including varying ones; an empty frame changes nothing.
+
+    With ``noise_margin_db`` set, a frame must also be that much above the noise
+    floor: the lowest level among the frames of the last ``floor_window_ms``
+    that were not above the floor themselves (minimum statistics over 100 ms
+    blocks, updated as each block completes), so background noise on a phone
+    line, even slowly swelling, is not taken for speech while speech never
+    raises the floor. Digital silence (below -100 dBFS: a dropped packet, a gap
+    in a clip) is not noise and is left out; a window with nothing else holds
+    the last floor. The floor starts at -120 dB, so over a clean line the fixed
+    threshold decides alone; when a line is noisy from its first frame (or the
+    noise jumps by more than the margin), every frame is above the floor, so
+    after 4 s of that all frames count (plain minimum statistics) until the
+    floor has caught up.
     """
 
     __slots__ = (
+        "_above_samples",
+        "_block",
+        "_block_samples",
+        "_blocks",
         "_buf",
+        "_floor",
+        "_floor_blocks",
         "_hangover_scaled",
         "_loud_run",
         "_loud_samples",
@@ -250,6 +278,7 @@ class StreamingVad:
         "_speech_samples",
         "config",
         "hangover_ms",
+        "noise_margin_db",
         "sample_rate",
         "start_frames",
     )
@@ -260,6 +289,9 @@ class StreamingVad:
         sample_rate: int = SAMPLE_RATE,
         start_frames: int = 2,
         hangover_ms: int = 300,
+        *,
+        noise_margin_db: float | None = None,
+        floor_window_ms: int = 1000,
     ) -> None:
         if sample_rate <= 0:
             raise ValueError(f"sample_rate must be positive, got {sample_rate}")
@@ -279,7 +311,33 @@ class StreamingVad:
             self._power_threshold = _FULL_SCALE_SQ * 10.0 ** (config.threshold_dbfs / 10.0)
         self._hangover_scaled = hangover_ms * sample_rate
         self._buf: npt.NDArray[np.float32] = np.empty(0, dtype=np.float32)
+        if floor_window_ms < 100:
+            raise ValueError(f"floor_window_ms must be >= 100, got {floor_window_ms}")
+        self.noise_margin_db = noise_margin_db
+        self._floor_blocks = floor_window_ms // 100
+        self._blocks: list[float] = []
+        self._floor = _FLOOR_POWER * _FULL_SCALE_SQ
+        self._above_samples = 0
+        self._block = math.inf
+        self._block_samples = 0
         self.reset()
+
+    def _above_floor(self, power: float, n: int) -> bool:
+        """Track the noise floor (mean power per sample) and test `power` against it."""
+        assert self.noise_margin_db is not None
+        above = bool(power >= self._floor * 10.0 ** (self.noise_margin_db / 10.0))
+        self._above_samples = self._above_samples + n if above else 0
+        stuck = self._above_samples * 1000 >= _STUCK_MS * self.sample_rate
+        if (stuck or not above) and power >= _SILENT_POWER:
+            self._block = min(self._block, power)
+        self._block_samples += n
+        if self._block_samples * 10 >= self.sample_rate:  # a 100 ms block is complete
+            self._blocks = [*self._blocks[1 - self._floor_blocks :], self._block]
+            self._block, self._block_samples = math.inf, 0
+            known = [b for b in self._blocks if b < math.inf]
+            if known:  # else hold: only speech or digital silence in the window
+                self._floor = min(known)
+        return above
 
     def reset(self) -> None:
         """Back to the initial state: not speaking, all counters zero."""
@@ -300,7 +358,10 @@ class StreamingVad:
         if buf.shape[0] != n:
             buf = self._buf = np.empty(n, dtype=np.float32)
         buf[...] = frame
-        loud = float(np.dot(buf, buf)) >= n * self._power_threshold
+        energy = float(np.dot(buf, buf))
+        loud = energy >= n * self._power_threshold
+        if self.noise_margin_db is not None:
+            loud = self._above_floor(energy / n, n) and loud
         if loud:
             self._silence_samples = 0
             if self._speaking:
