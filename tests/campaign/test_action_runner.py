@@ -87,6 +87,9 @@ def test_streaming_agents_and_the_text_condition_are_refused(
     with pytest.raises(ValueError, match="streaming"):
         run_action_campaign(streaming)
     text = RunOptions(str(suite), agent="silent", condition="text", out=tmp_path / "b")
-    with pytest.raises(ValueError, match="audio condition"):
+    with pytest.raises(ValueError, match="clean condition only, not 'text'"):
         run_action_campaign(text)
-    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+    noisy = RunOptions(str(suite), agent="silent", condition="realistic", out=tmp_path / "c")
+    with pytest.raises(ValueError, match="clean condition only, not 'realistic'"):
+        run_action_campaign(noisy)
+    assert not any((tmp_path / d).exists() for d in "abc")

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+
 import numpy as np
 
-from duplexbench.users.floor import Cue, UserFloor
+from duplexbench.users.floor import Cue, Listening, UserFloor
 from duplexbench.users.policy import Plan
-from duplexbench.users.turntaking import TurnTakingConfig
+from duplexbench.users.turntaking import NATURAL, TurnTakingConfig
 
 F = 320  # 20 ms at 16 kHz
 PLAN = [Plan("answer:x", "answer")]
@@ -80,9 +83,64 @@ def test_scheduled_barge_in_comes_due_even_while_the_agent_talks() -> None:
     assert f.due(500) == PLAN and f.scheduled == []
 
 
-def test_backchannel_once_per_long_agent_turn() -> None:
-    f = floor(backchannel_after_ms=3000)
-    assert f.after_frame(100, True, 0, 2000) is Cue.NONE
-    assert f.after_frame(200, True, 0, 3000) is Cue.BACKCHANNEL
-    assert f.after_frame(300, True, 0, 3100) is Cue.NONE
-    assert floor().after_frame(200, True, 0, 60_000) is Cue.NONE  # off by default
+def talk(f: UserFloor, ms: int, heard: Listening, t0: int = 0) -> list[tuple[int, Cue]]:
+    """Agent speaks for `ms`; the cues (time, cue) other than NONE."""
+    cues = []
+    for t in range(t0 + 20, t0 + ms + 20, 20):
+        cue = f.after_frame(t, True, 0, 0, heard)
+        if cue is not Cue.NONE:
+            cues.append((t, cue))
+    return cues
+
+
+def test_polite_user_never_checks_while_the_agent_talks() -> None:
+    f = floor()
+    assert talk(f, 60_000, Listening(sentences_heard=99, has_reply=True)) == []
+
+
+def test_natural_user_checks_every_2s_and_never_interrupts_right_away() -> None:
+    f = UserFloor(replace(NATURAL, interrupt_probability=1.0), F)
+    cues = talk(f, 5000, Listening(has_reply=True))
+    assert cues[0] == (2000, Cue.INTERRUPT)  # the first check, not before
+
+
+def test_no_interrupt_during_a_question_or_without_anything_to_answer() -> None:
+    always = replace(NATURAL, interrupt_probability=1.0, backchannel_sentences=None)
+    assert talk(UserFloor(always, F), 9000, Listening(has_reply=False)) == []
+    asking = Listening(has_reply=True, question_in_progress=True)
+    assert talk(UserFloor(always, F), 9000, asking) == []
+
+
+def test_backchannel_after_four_to_six_heard_sentences_at_a_check() -> None:
+    never = replace(NATURAL, interrupt_probability=0.0, backchannel_sentences=(4, 4))
+    f = UserFloor(never, F)
+    assert talk(f, 4000, Listening(sentences_heard=3)) == []
+    assert talk(f, 2000, Listening(sentences_heard=4), 4000) == [(6000, Cue.BACKCHANNEL)]
+    assert talk(f, 6000, Listening(sentences_heard=7), 6000) == []  # 3 more: not yet
+    assert talk(f, 2000, Listening(sentences_heard=8), 12_000) == [(14_000, Cue.BACKCHANNEL)]
+
+
+def test_backchannel_target_is_drawn_in_range_and_seeded() -> None:
+    def first_backchannel(seed: int) -> int:
+        f = UserFloor(replace(NATURAL, interrupt_probability=0.0), F, rng=random.Random(seed))
+        for n in range(20):
+            if talk(f, 2000, Listening(sentences_heard=n), 2000 * n):
+                return n
+        raise AssertionError("no backchannel")
+
+    firsts = {first_backchannel(seed) for seed in range(30)}
+    assert firsts == {4, 5, 6}
+    assert first_backchannel(7) == first_backchannel(7)
+
+
+def test_after_interrupting_the_user_keeps_talking_up_to_5s() -> None:
+    f = UserFloor(NATURAL, F)
+    f.after_frame(0, True, 0, 0)  # the agent is talking when the user starts
+    speak(f, 20_000)
+    cues = [f.after_frame(t, True, 0, 0) for t in range(20, 6000, 20)]
+    assert cues.index(Cue.YIELDED) * 20 + 20 == 5000
+    polite = floor()
+    polite.after_frame(0, True, 0, 0)
+    speak(polite, 20_000)
+    cues = [polite.after_frame(t, True, 0, 0) for t in range(20, 6000, 20)]
+    assert cues.index(Cue.YIELDED) * 20 + 20 == 1000

@@ -60,8 +60,11 @@ def run_action_campaign(
     opts: RunOptions, progress: ActionProgress | None = None
 ) -> ActionRunResult:
     condition = get_condition(opts.condition)
-    if condition.channel != "audio":
-        raise ValueError(f"action items need an audio condition, not {condition.name!r}")
+    if condition.name != "clean":
+        raise ValueError(
+            f"action items replay a fixed user timeline and run in the clean condition only, "
+            f"not {condition.name!r} (caller effects on replays are not built yet)"
+        )
     info, agent_spec = get_agent(opts.agent)
     suite = load_action_suite(opts.suite).select(list(opts.items) or None, opts.limit)
     _check(info, agent_spec, suite)

@@ -21,6 +21,7 @@ from duplexbench.scoring.actions.judge import (
 from duplexbench.scoring.actions.result import ActionScore, action_error_score, score_observation
 from duplexbench.scoring.actions.summary import action_block
 from duplexbench.scoring.actions.trace import observe
+from duplexbench.scoring.interaction.record import pooled_panel, timeline_record
 from duplexbench.trace.events import EpisodeEnd
 from duplexbench.trace.io import TraceError, read_events, write_events
 
@@ -64,6 +65,7 @@ def score_action_trace(
             channels, _ = read_wav(folder / "audio.wav")
             agent_audio = channels[1] if len(channels) > 1 else None
         score = score_observation(observe(item, events, agent_audio), repetition, judge)
+        score.interaction = timeline_record(events)
     except TraceError as exc:
         score = action_error_score(item, repetition, f"unreadable trace: {exc}")
     if write and folder.exists():
@@ -87,6 +89,7 @@ def summarize_actions(spec: CampaignSpec, scores: list[ActionScore]) -> dict[str
         if spec.judge is None
         else {"model": spec.judge.model, "prompt_version": PROMPT_VERSION},
         "actions": action_block(scores),
+        "interaction": pooled_panel([s.interaction for s in scores if s.status == "ok"]),
     }
 
 

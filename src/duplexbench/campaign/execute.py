@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from duplexbench.agents.audio_protocol import StepAgent, StreamingAgent
@@ -21,6 +21,8 @@ from duplexbench.orchestrator.text_loop import TextEpisode
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.tts import DEFAULT_VOICE, VoiceRef, get_tts
 from duplexbench.trace.io import write_events
+from duplexbench.users.decision import DeciderConfig
+from duplexbench.users.personas import NEUTRAL, get_persona
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,8 @@ class EpisodeRunner:
     bank: SpeechBank | None = None
     realtime_speed: float = 1.0
     """Pace of the RealtimeClock for streaming (network) agents; 1.0 = wall-clock speed."""
+    decider: DeciderConfig | None = None
+    """Optional LLM decision model for the user's interruptions (natural turn-taking)."""
 
     def check(self, items: list[WorkflowItem]) -> None:
         """Fail fast: the agent has this channel and accepts its options, and every
@@ -42,7 +46,9 @@ class EpisodeRunner:
         if isinstance(agent, TextAgent | StepAgent):
             agent.close()  # a streaming agent has not connected yet: nothing to close
         if self.condition.channel == "audio":
-            for voice in sorted({self.voice_of(item) for item in items}):
+            voices = {self.voice_of(item) for item in items}
+            voices |= {get_persona(p).voice for p in self.condition.caller.personas if p != NEUTRAL}
+            for voice in sorted(voices):
                 engine = get_tts(VoiceRef.parse(voice).engine)
                 engine.version()
 
@@ -60,6 +66,7 @@ class EpisodeRunner:
             frame_ms=self.frame_ms,
             turn_taking=self.condition.turn_taking,
             user_voice=self.condition.user_voice,
+            caller=replace(self.condition.caller, decider=self.decider),
         )
         if isinstance(agent, StepAgent):
             return AudioEpisode(
@@ -73,9 +80,12 @@ class EpisodeRunner:
 
 
 def save_episode(folder: Path, record: EpisodeRecord) -> None:
-    """events.jsonl, workbench.json and (audio channel) the stereo audio.wav."""
+    """events.jsonl, workbench.json and (audio channel) the stereo audio.wav, plus
+    user_line.wav (the user channel as the agent received it) on a degraded line."""
     if record.audio is not None:
         user, agent = record.audio
         write_wav(folder / "audio.wav", [user, agent], SAMPLE_RATE)
+    if record.line is not None:
+        write_wav(folder / "user_line.wav", [record.line], SAMPLE_RATE)
     write_model(folder / "workbench.json", record.state)
     write_events(folder / "events.jsonl", record.events)

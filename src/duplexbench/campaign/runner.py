@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ from duplexbench.scoring.summary import build_summary
 from duplexbench.scoring.usage import price_for
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.trace.io import TraceError, read_events
+from duplexbench.users.decision import DeciderConfig
 
 Progress = Callable[[int, int, EpisodeScore], None]
 
@@ -56,6 +57,8 @@ class RunOptions:
     speech_cache: Path | None = None
     prices: Path | None = None
     realtime_speed: float = 1.0
+    user_model: DeciderConfig | None = None
+    """Optional LLM decision model of the user (cache default: RUN_DIR/user-decisions.jsonl)."""
 
 
 @dataclass(frozen=True)
@@ -122,11 +125,16 @@ def run_campaign(opts: RunOptions, progress: Progress | None = None) -> RunResul
     condition = get_condition(opts.condition)
     info, agent_spec = get_agent(opts.agent)
     bank = SpeechBank(opts.speech_cache) if condition.channel == "audio" else None
-    runner = EpisodeRunner(info, agent_spec, condition, opts.frame_ms, bank, opts.realtime_speed)
     load_prices(opts.prices)  # a bad price table fails before any episode runs
     suite = load_suite(opts.suite).select(list(opts.items) or None, opts.limit)
-    runner.check(suite.items)
     out = opts.out or free_run_dir(Path("runs") / slug(f"{suite.name}-{agent_spec.name}"))
+    decider = opts.user_model
+    if decider is not None and decider.cache is None:
+        decider = replace(decider, cache=out / "user-decisions.jsonl")
+    runner = EpisodeRunner(
+        info, agent_spec, condition, opts.frame_ms, bank, opts.realtime_speed, decider
+    )
+    runner.check(suite.items)
     prepare_run_dir(out, opts.overwrite)
     spec = campaign_spec(opts, suite)
     write_model(out / "campaign.json", spec)

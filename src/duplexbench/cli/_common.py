@@ -94,6 +94,34 @@ def _extra_rows(table: Table, summary: dict[str, Any]) -> None:
             _pct(floor["unintended_overlap_rate"]),
             f"n = {floor['agent_turns']} turns",
         )
+    interaction = summary.get("interaction")
+    if interaction:
+        for key, label in PANEL_ROWS:
+            table.add_row(
+                label, panel_value(key, interaction[key]), f"n = {interaction[key]['count']}"
+            )
+
+
+PANEL_ROWS = (
+    ("response_latency", "τ-Voice response latency L_R"),
+    ("response_rate", "τ-Voice response rate R_R"),
+    ("yield_latency", "τ-Voice yield latency L_Y"),
+    ("yield_rate", "τ-Voice yield rate R_Y"),
+    ("agent_interruption_rate", "τ-Voice agent interruptions I_A"),
+    ("selectivity_backchannel", "selectivity S_BC"),
+    ("selectivity_vocal_tic", "selectivity S_VT"),
+    ("selectivity_non_directed", "selectivity S_ND"),
+)
+
+
+def panel_value(key: str, entry: dict[str, Any]) -> str:
+    """One τ-Voice panel entry: seconds for latencies, a share for rates, or why not."""
+    if entry["insufficient"]:
+        return "insufficient (< 10)"
+    value = entry["value"]
+    if key.endswith("latency"):
+        return f"{value:.2f} s"
+    return f"{value:.2f}" if key == "agent_interruption_rate" else _pct(value)
 
 
 def print_scorecard(summary: dict[str, Any]) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -9,7 +11,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from duplexbench.campaign.action_runner import ActionRunResult, run_action_campaign
-from duplexbench.campaign.conditions import CONDITIONS, DEFAULT_CONDITION
+from duplexbench.campaign.conditions import CONDITIONS, DEFAULT_CONDITION, parse_conditions
+from duplexbench.campaign.multi import run_conditions
 from duplexbench.campaign.rundir import RunDirError
 from duplexbench.campaign.runner import RunOptions, RunResult, run_campaign
 from duplexbench.cli._common import (
@@ -21,12 +24,16 @@ from duplexbench.cli._common import (
     print_scorecard,
 )
 from duplexbench.cli.action_table import print_action_scorecard
+from duplexbench.cli.compare_table import print_comparison
 from duplexbench.items.action_suite import suite_family
 from duplexbench.items.errors import ItemError
 from duplexbench.scoring.actions.result import ActionScore
 from duplexbench.scoring.episode import EpisodeScore
 from duplexbench.speech.tts import SpeechUnavailable
 from duplexbench.suites.package import DEFAULT_SUITE, resolve_suite
+from duplexbench.users.decision import DeciderConfig
+
+Tick = Callable[[int, int, EpisodeScore | ActionScore], None]
 
 
 @click.command("run")
@@ -47,8 +54,9 @@ from duplexbench.suites.package import DEFAULT_SUITE, resolve_suite
     "--condition",
     default=DEFAULT_CONDITION,
     show_default=True,
-    help="Interaction condition: "
-    + "; ".join(f"{c.name}: {c.description}" for c in CONDITIONS.values()),
+    help="Interaction condition, or several comma-separated (e.g. text,clean,realistic: "
+    "each runs into OUT/<condition>/ and the report compares them, in that order). "
+    "Conditions: " + ", ".join(CONDITIONS) + ". See docs/conditions.md.",
 )
 @click.option(
     "--frame-ms",
@@ -99,6 +107,18 @@ from duplexbench.suites.package import DEFAULT_SUITE, resolve_suite
     type=click.FloatRange(min=0.1, max=100.0),
     help="Pace of network (streaming) agents' clock; >1 only for local servers.",
 )
+@click.option(
+    "--user-model",
+    help="Optional LLM decision model of the simulated user: at each check while the agent "
+    "talks (natural turn-taking conditions) it decides whether the caller interrupts; "
+    "needs --user-base-url. Default: the seeded rule.",
+)
+@click.option("--user-base-url", help="OpenAI-compatible endpoint of --user-model.")
+@click.option(
+    "--user-cache",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Decision cache (JSONL) of --user-model; default RUN_DIR/user-decisions.jsonl.",
+)
 @judge_options
 def run_command(
     *,
@@ -120,6 +140,9 @@ def run_command(
     judge_model: str | None,
     judge_base_url: str | None,
     judge_cache: str | None,
+    user_model: str | None,
+    user_base_url: str | None,
+    user_cache: Path | None,
 ) -> None:
     """Run every item of SUITE with AGENT, REPEATS times, and score the episodes.
 
@@ -154,11 +177,21 @@ def run_command(
         out=out,
         overwrite=overwrite,
         judge=judge_config(judge_model, judge_base_url, judge_cache),
+        user_model=_user_model(user_model, user_base_url, user_cache),
     )
+    try:
+        names = parse_conditions(condition)
+    except ValueError as exc:
+        fail(str(exc))
+        return
+    family = suite_family(suite_path)
+    if len(names) > 1 and family == "action":
+        fail("action suites run in the clean condition only; give one --condition")
+        return
     show = not quiet and err_console.is_terminal
     try:
         with Progress(
-            TextColumn("[bold]episodes"),
+            TextColumn("[bold]{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn("{task.fields[errors]} errors"),
@@ -166,28 +199,60 @@ def run_command(
             console=err_console,
             disable=not show,
         ) as bar:
-            task = bar.add_task("run", total=None, errors=0)
-            errors = 0
-
-            def tick(done: int, total: int, score: EpisodeScore | ActionScore) -> None:
-                nonlocal errors
-                errors += score.status == "error"
-                bar.update(task, completed=done, total=total, errors=errors)
-
-            if suite_family(suite_path) == "action":
-                result: RunResult | ActionRunResult = run_action_campaign(opts, tick)
+            tick = _ticker(bar)
+            if len(names) > 1:
+                multi = run_conditions(replace(opts, condition=names[0]), names, tick)
+            elif family == "action":
+                result: RunResult | ActionRunResult = run_action_campaign(opts, tick(names[0]))
             else:
-                result = run_campaign(opts, tick)
+                result = run_campaign(opts, tick(names[0]))
     except ItemError as exc:
         fail(f"invalid suite ({len(exc.problems)} problem(s)):\n{exc}")
         return
     except (RunDirError, ValueError, SpeechUnavailable) as exc:
         fail(str(exc))
         return
-    if as_json:
+    if len(names) > 1:
+        if as_json:
+            print_json(multi.report)
+        else:
+            for name in names:
+                print_scorecard(multi.report["conditions"][name])
+            print_comparison(multi.report["comparison"])
+            err_console.print(f"run directory: {escape(str(multi.out))}", soft_wrap=True)
+    elif as_json:
         print_json(result.summary)
     elif isinstance(result, ActionRunResult):
         print_action_scorecard(result.summary)
     else:
         print_scorecard(result.summary)
         err_console.print(f"run directory: {escape(str(result.run_dir))}", soft_wrap=True)
+
+
+def _user_model(
+    model: str | None, base_url: str | None, cache: Path | None
+) -> DeciderConfig | None:
+    if model is None:
+        if base_url or cache:
+            raise click.UsageError("--user-base-url/--user-cache need --user-model")
+        return None
+    if not base_url:
+        raise click.UsageError("--user-model needs --user-base-url (an OpenAI-compatible endpoint)")
+    return DeciderConfig(model=model, base_url=base_url, cache=cache)
+
+
+def _ticker(bar: Progress) -> Callable[[str], Tick]:
+    """A progress callback per condition: one bar each, counting errors."""
+
+    def for_condition(name: str) -> Tick:
+        task = bar.add_task(f"episodes · {name}", total=None, errors=0)
+        errors = 0
+
+        def tick(done: int, total: int, score: EpisodeScore | ActionScore) -> None:
+            nonlocal errors
+            errors += score.status == "error"
+            bar.update(task, completed=done, total=total, errors=errors)
+
+        return tick
+
+    return for_condition

@@ -12,8 +12,10 @@ agent audio is flushed, the channels are saved and floor events derived.
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 
@@ -23,7 +25,7 @@ from duplexbench.agents.events import (
     ToolCallRequest,
     UsageDelta,
 )
-from duplexbench.agents.protocol import ToolResultMessage
+from duplexbench.agents.protocol import AgentSession, ToolResultMessage
 from duplexbench.audio.frames import AudioFrame
 from duplexbench.audio.pcm import (
     SAMPLE_RATE,
@@ -33,6 +35,7 @@ from duplexbench.audio.pcm import (
 )
 from duplexbench.audio.vad import StreamingVad
 from duplexbench.orchestrator.agent_events import apply_agent_events
+from duplexbench.orchestrator.caller_line import CallerLine
 from duplexbench.orchestrator.clock import MediaClock, VirtualClock
 from duplexbench.orchestrator.episode import EpisodeCore, EpisodeRecord, EpisodeSetup
 from duplexbench.orchestrator.floor import derive_floor_events
@@ -49,8 +52,11 @@ from duplexbench.trace.events import (
     UserYielded,
     UserYieldedData,
 )
+from duplexbench.users.caller import CallerConfig, freeze_caller
 from duplexbench.users.floor import Cue, UserFloor
 from duplexbench.users.policy import Observation, Plan
+from duplexbench.users.realization import Realizer
+from duplexbench.users.sounds import Sound
 from duplexbench.users.turntaking import TurnTakingConfig
 
 
@@ -61,7 +67,9 @@ class AudioChannelConfig:
     frame_ms: int = 20
     turn_taking: TurnTakingConfig = field(default_factory=TurnTakingConfig)
     user_voice: str | None = None
-    """Voice of the user (default: the persona's voice, else the default voice)."""
+    """Voice of the user (default: the item persona's voice, else the default voice)."""
+    caller: CallerConfig = field(default_factory=CallerConfig)
+    """Caller personas, line effects and out-of-turn sounds (default: neutral, clean line)."""
     time_limit_ms: int = 20 * 60 * 1000
     idle_limit_ms: int = 120_000
     max_buffer_ms: int = 300_000
@@ -124,8 +132,22 @@ class AudioEpisode(EpisodeCore):
         self.clock = clock or VirtualClock()
         self.n = samples_for_ms(self.config.frame_ms)
         voice = self.config.user_voice or self.item.user.persona.voice
-        self.voice = str(DEFAULT_VOICE if voice in ("", "default") else VoiceRef.parse(voice))
-        self.floor = UserFloor(self.config.turn_taking, self.n)
+        voice = str(DEFAULT_VOICE if voice in ("", "default") else VoiceRef.parse(voice))
+        self.caller = freeze_caller(
+            self.config.caller, self.config.turn_taking, self.item.id, setup.repetition_seed, voice
+        )
+        self.voice = self.caller.voice
+        self.realizer = Realizer(
+            self.item.id,
+            self.item.user,
+            setup.seed,
+            setup.repetition_seed,
+            verbosity=self.caller.persona.verbosity,
+        )
+        self.line = CallerLine(self.caller, self.recorder, bank)
+        rng = random.Random(self.caller.seed)
+        self.floor = UserFloor(self.caller.turn_taking, self.n, rng=rng)
+        self.floor.decide_interrupt = self.line.decider(self.item.user.goal, lambda: self.now)
         self.playback = Playback(self.config.max_buffer_ms)
         self.ear = StreamingVad(sample_rate=SAMPLE_RATE)
         self.hearing = Hearing(self)
@@ -143,6 +165,10 @@ class AudioEpisode(EpisodeCore):
         return AudioSession(
             self.session(), self.config.frame_ms, SAMPLE_RATE, BankSpeech(self.bank, self.voice)
         )
+
+    def emit_start(self, session: AgentSession, channel: Literal["text", "audio"]) -> None:
+        super().emit_start(session, channel)
+        self.line.emit_setup(self.setup.condition)
 
     def run(self) -> EpisodeRecord:
         session = self.audio_session()
@@ -172,9 +198,12 @@ class AudioEpisode(EpisodeCore):
         if reason == "agent_flood":
             self.hearing.cut(self.now, *self.playback.cancel())
         self._flush()
-        audio = self._finish_audio()
+        line = self.line.close(self.now)
+        audio = self._finish_audio(line)
         self.emit_end(self.now, reason, error or "")
-        return self.record(reason, error, audio)
+        record = self.record(reason, error, audio)
+        record.line = line
+        return record
 
     @property
     def now(self) -> int:
@@ -184,10 +213,10 @@ class AudioEpisode(EpisodeCore):
         while self.now < self.config.time_limit_ms:
             t = self.now
             self.clock.advance_to(t)
-            user = self.floor.frame()
+            user, sent = self.user_frame(t)
             self._deliver(user, self.playback.pull(self.n, t), t)
             if not self.hung_up:
-                frame = AudioFrame(t, user)
+                frame = AudioFrame(t, sent)
                 self._handle(self.agent.step(frame, self._take_results()), self.now)
             reason = self._after_frame()
             if reason is not None:
@@ -208,6 +237,11 @@ class AudioEpisode(EpisodeCore):
             return "idle_limit"
         self._user_turn(self.now)
         return None
+
+    def user_frame(self, t: int) -> tuple[Int16Array, Int16Array]:
+        """The user's clean frame starting at `t` and the frame the agent receives."""
+        clean = self.floor.frame()
+        return clean, self.line.send(clean, t)
 
     def _take_results(self) -> Sequence[ToolResultMessage]:
         results, self.results = self.results, []
@@ -271,7 +305,11 @@ class AudioEpisode(EpisodeCore):
         if self.policy.has_timed_events():
             self.check_barge_ins(now)
         cue = self.floor.after_frame(
-            now, self.ear.speaking, self.ear.silence_ms, self.ear.speech_ms
+            now,
+            self.ear.speaking,
+            self.ear.silence_ms,
+            self.ear.speech_ms,
+            self.hearing.listening(),
         )
         if cue is Cue.FINISHED:
             self._finished(now)
@@ -289,6 +327,19 @@ class AudioEpisode(EpisodeCore):
             self._say(self.policy.react(self.observation(cue is Cue.REPLY)), now)
         elif cue is Cue.BACKCHANNEL:
             self._say([self.policy.backchannel()], now)
+        elif cue is Cue.INTERRUPT:
+            self._say(self.policy.react(self.observation()), now)
+        elif self.floor.speaking is None:
+            sound = self.line.due_sound(now, True)
+            if sound is not None:
+                self._sound(sound, now)
+
+    def _sound(self, sound: Sound, t: int) -> None:
+        """An out-of-turn sound (a cough, a side remark): not a turn, nothing to act on."""
+        samples = self.line.say_sound(sound, t)
+        act = "vocal_tic" if sound.kind == "vocal_tic" else "aside"
+        self.backchanneled = True  # not a turn (a privileged agent knows to keep the floor)
+        self.floor.start(samples, [Plan(f"sound:{sound.kind}", act)], t)
 
     def _finished(self, now: int) -> None:
         s = self.floor.finished
@@ -307,7 +358,7 @@ class AudioEpisode(EpisodeCore):
         for plan in plans:
             self.apply_plan(plan, t)
         realized = [self.realizer.realize(p.plan_id, list(p.facts)) for p in plans]
-        clips = [self.bank.clip(r.text, self.voice) for r in realized]
+        clips = [self.line.clip(r.text) for r in realized]
         samples = _join([c.samples for c in clips], samples_for_ms(PLAN_GAP_MS))
         self.recorder.emit(
             UserUtterance,
@@ -320,6 +371,7 @@ class AudioEpisode(EpisodeCore):
                 voice=self.voice,
                 clips=[c.sha256 for c in clips],
                 audio_sha256=sha256_pcm(samples),
+                kind="backchannel" if all(p.act == "backchannel" for p in plans) else "turn",
             ),
         )
         self.backchanneled = all(p.act == "backchannel" for p in plans)
@@ -339,12 +391,14 @@ class AudioEpisode(EpisodeCore):
         self.floor.speaking = None
         while not self.playback.idle and self.now < limit:
             t = self.now
-            self._deliver(np.zeros(self.n, dtype=np.int16), self.playback.pull(self.n, t), t)
+            silence = np.zeros(self.n, dtype=np.int16)
+            self.line.send(silence, t)  # the line carries on while the agent finishes
+            self._deliver(silence, self.playback.pull(self.n, t), t)
         self.hearing.close(self.now)
 
-    def _finish_audio(self) -> tuple[Int16Array, Int16Array]:
+    def _finish_audio(self, line: Int16Array | None) -> tuple[Int16Array, Int16Array]:
         empty = np.zeros(0, dtype=np.int16)
         user = np.concatenate(self.ch0) if self.ch0 else empty
         agent = np.concatenate(self.ch1) if self.ch1 else empty
-        derive_floor_events(self, user, agent)
+        derive_floor_events(self, user, agent, line)
         return user, agent

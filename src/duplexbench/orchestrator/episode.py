@@ -114,6 +114,8 @@ class EpisodeRecord:
     error: str | None = None
     audio: tuple[Int16Array, Int16Array] | None = None
     """(user channel as sent, agent channel as delivered), 16 kHz, on the audio channel."""
+    line: Int16Array | None = None
+    """The user channel as the agent received it (after the line effects); None: clean."""
 
     @property
     def status(self) -> str:

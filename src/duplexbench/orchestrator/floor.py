@@ -69,7 +69,9 @@ def _onsets(
     return onsets
 
 
-def derive_floor_events(ep: AudioEpisode, user: Int16Array, agent: Int16Array) -> None:
+def derive_floor_events(
+    ep: AudioEpisode, user: Int16Array, agent: Int16Array, line: Int16Array | None = None
+) -> None:
     t = ep.now
     rec = ep.recorder
     rec.emit(
@@ -81,6 +83,8 @@ def derive_floor_events(ep: AudioEpisode, user: Int16Array, agent: Int16Array) -
             duration_ms=len(user) * 1000 // SAMPLE_RATE,
             user_sha256=sha256_pcm(user),
             agent_sha256=sha256_pcm(agent),
+            line_file=None if line is None else "user_line.wav",
+            line_sha256=None if line is None else sha256_pcm(line),
         ),
     )
     users, agents = segments(user), segments(agent)

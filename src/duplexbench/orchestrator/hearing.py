@@ -22,12 +22,44 @@ from duplexbench.trace.events import (
     AgentUtterance,
     AgentUtteranceData,
 )
+from duplexbench.users.floor import Listening
 
 if TYPE_CHECKING:
     from duplexbench.orchestrator.audio_loop import AudioEpisode
 
 _SENTENCE_END = (".", "?", "!")
 _CLAUSE_END = (",", ";", ":")
+_REPLY_ACTS = ("ASK", "CONFIRM", "READBACK", "REQUEST_APPROVAL")
+_QUESTION_OPENERS = frozenset(
+    [
+        "what",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "when",
+        "where",
+        "why",
+        "how",
+        "could",
+        "can",
+        "would",
+        "will",
+        "do",
+        "does",
+        "did",
+        "is",
+        "are",
+        "was",
+        "were",
+        "may",
+        "shall",
+        "should",
+        "have",
+        "has",
+    ]
+)
+"""A sentence starting with one of these is read as a question while it is spoken."""
 
 
 class Hearing:
@@ -35,6 +67,8 @@ class Hearing:
         self.ep = episode
         self.acts_since: list[str] = []
         self.heard_since: list[str] = []
+        self.sentences = 0
+        """Agent sentences heard so far in the call."""
         self._start: int | None = None
         self._end = 0
         self._words: list[str] = []
@@ -43,6 +77,16 @@ class Hearing:
 
     def user_took_turn(self) -> None:
         self.acts_since, self.heard_since = [], []
+
+    def listening(self) -> Listening:
+        """What the user has taken in, for the natural user's interrupt/backchannel checks."""
+        first = self._sentence[0].strip(",.;:!?").lower() if self._sentence else ""
+        return Listening(
+            sentences_heard=self.sentences,
+            has_reply=any(a.startswith(_REPLY_ACTS) for a in self.acts_since),
+            question_in_progress=first in _QUESTION_OPENERS,
+            text=" ".join([*self.heard_since, *self._sentence]),
+        )
 
     def add_acts(self, acts: list[str], t: int, text: str = "") -> None:
         if not acts:
@@ -76,6 +120,7 @@ class Hearing:
         self.add_acts(acts, t, text)
         if final:
             self.heard_since.append(text)
+            self.sentences += 1
             self._sentence, self._sentence_acts = [], []
         return bool(acts)
 

@@ -62,12 +62,12 @@ class StreamingEpisode(AudioEpisode):
         while self.now < self.config.time_limit_ms:
             t = self.now
             await self.realtime.wait_until(t)
-            user = self.floor.frame()
+            user, sent = self.user_frame(t)
             self._deliver(user, self.playback.pull(self.n, t), t)
             if not self.hung_up:
                 for result in self._take_results():
                     await self.stream.send_tool_result(result)
-                await self.stream.send_audio(AudioFrame(t, user))
+                await self.stream.send_audio(AudioFrame(t, sent))
                 self._handle(self.stream.poll(), self.now)
             reason = self._after_frame()
             if reason is not None:

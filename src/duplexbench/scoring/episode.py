@@ -22,6 +22,7 @@ from duplexbench.items.tools import lifecycle_rank
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.scoring.fields import FieldScore, score_fields
 from duplexbench.scoring.floor import FloorScore, floor_score
+from duplexbench.scoring.interaction.record import TimelineRecord, timeline_record
 from duplexbench.scoring.judge import FieldJudge
 from duplexbench.scoring.predicates import database_matches, describe, holds
 from duplexbench.scoring.usage import Usage, episode_usage
@@ -72,6 +73,9 @@ class EpisodeScore(BaseModel):
     )
     floor: FloorScore | None = None
     usage: Usage = Field(default_factory=Usage)
+    interaction: TimelineRecord | None = Field(
+        None, description="Speech timeline of the call (audio channel) for the τ-Voice panel."
+    )
 
 
 def _repetition(events: list[TraceEvent]) -> int:
@@ -127,6 +131,7 @@ def score_episode(
         termination_ms=view.end_ms,
         time_to_resolution_ms=time_to_resolution(item, events),
         floor=floor_score(view),
+        interaction=timeline_record(events),
         usage=episode_usage(events),
     )
 

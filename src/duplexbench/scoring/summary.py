@@ -8,6 +8,7 @@ from typing import Any
 
 from duplexbench.scoring.episode import GATES, EpisodeScore
 from duplexbench.scoring.floor import correction_block, floor_block, timing_block
+from duplexbench.scoring.interaction.record import pooled_panel
 from duplexbench.scoring.reliability import RESAMPLES, ItemRuns, reliability
 from duplexbench.scoring.usage import Price, usage_block
 
@@ -92,5 +93,6 @@ def build_summary(
         "judge": judge,
         "workflows": workflow_block(scores, repeats, seed),
         "floor": floor_block(scores),
+        "interaction": pooled_panel([s.interaction for s in scores if s.status == "ok"]),
         "usage": usage_block([s.usage for s in scores], price),
     }

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from duplexbench.trace._base import TRACE_VERSION, Actor, _Data, _Event
+from duplexbench.trace.condition_events import ConditionSetup, UserEffect
 from duplexbench.trace.replay_events import ReplayCue, ReplaySegment, ReplayUserStopped
 
 __all__ = ["TRACE_VERSION", "Actor"]
@@ -118,6 +119,9 @@ class UserUtteranceData(_Data):
         default_factory=list, description="Speech-bank checksum of each plan's clip."
     )
     audio_sha256: str | None = Field(None, description="Checksum of the samples played.")
+    kind: Literal["turn", "backchannel", "vocal_tic", "non_directed"] = Field(
+        "turn", description="A turn, or out-of-turn speech the agent should not take up."
+    )
 
 
 class UserUtterance(_Event):
@@ -227,6 +231,10 @@ class EpisodeAudioData(_Data):
     duration_ms: int
     user_sha256: str
     agent_sha256: str
+    line_file: str | None = Field(
+        None, description="Mono WAV of the user channel as the agent received it (degraded)."
+    )
+    line_sha256: str | None = Field(None, description="Checksum of that degraded channel.")
 
 
 class EpisodeAudio(_Event):
@@ -459,7 +467,9 @@ TraceEvent = Annotated[
     | ActionBlocked
     | ReplaySegment
     | ReplayCue
-    | ReplayUserStopped,
+    | ReplayUserStopped
+    | ConditionSetup
+    | UserEffect,
     Field(discriminator="type"),
 ]
 EVENT_TYPES: tuple[str, ...] = (
@@ -493,4 +503,6 @@ EVENT_TYPES: tuple[str, ...] = (
     "replay.segment",
     "replay.cue",
     "replay.user_stopped",
+    "episode.condition",
+    "user.effect",
 )

@@ -3,12 +3,16 @@
 `UserFloor` plays the user's clips frame by frame and decides, after each
 frame, whether the user finishes, yields (talked over too long), barges in
 (a scheduled authored event is due), takes the turn (the agent has been
-silent long enough) or nudges an idle agent. It decides *when*; the policy
-decides *what*.
+silent long enough), nudges an idle agent, or -- with checks on (natural
+turn-taking) -- interrupts or backchannels while the agent speaks. It decides
+*when*; the policy decides *what*. Its random draws come from its own seeded
+`random.Random`, so the same seed gives the same behaviour.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -30,6 +34,25 @@ class Cue(Enum):
     REPLY = "reply"  # the agent spoke and is now silent: react
     NUDGE = "nudge"  # the agent has not spoken since the user's turn: react
     BACKCHANNEL = "backchannel"
+    INTERRUPT = "interrupt"  # natural turn-taking: take the floor while the agent talks
+
+
+NON_TURN_ACTS = frozenset({"backchannel", "vocal_tic", "aside"})
+"""Acts that are not a turn: they do not reset what the user waits for."""
+
+
+@dataclass(frozen=True)
+class Listening:
+    """What the user has taken in of the agent's speech (for interrupt/backchannel checks)."""
+
+    sentences_heard: int = 0
+    """Agent sentences heard so far in the call."""
+    has_reply: bool = False
+    """The agent asked, read back or requested something since the user's last turn."""
+    question_in_progress: bool = False
+    """The sentence the agent is saying now is a question (never interrupt it)."""
+    text: str = ""
+    """The agent's words heard since the user's last turn (for an LLM decision model)."""
 
 
 @dataclass
@@ -38,7 +61,8 @@ class Speaking:
     plans: list[Plan]
     onset_ms: int
     pos: int = 0
-    backchannel: bool = False
+    over_agent: bool = False
+    """Started while the agent was speaking (an interruption or barge-in)."""
 
     @property
     def plan_ids(self) -> list[str]:
@@ -60,8 +84,14 @@ class UserFloor:
     last_turn_end_ms: int = 0
     agent_spoke_since_turn: bool = False
     talked_over_ms: int = 0
-    backchanneled: bool = False
     finished: Speaking | None = None
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
+    agent_run_ms: int = 0
+    sentences_at_backchannel: int = 0
+    backchannel_target: int = 0
+    agent_speaking: bool = False
+    decide_interrupt: Callable[[Listening], bool] | None = None
+    """Optional decision model for interrupting (default: a draw against the tendency)."""
 
     def frame(self) -> Int16Array:
         """The user's next frame of audio (silence when not speaking)."""
@@ -74,11 +104,10 @@ class UserFloor:
         return out
 
     def start(self, samples: Int16Array, plans: list[Plan], onset_ms: int) -> None:
-        self.speaking = Speaking(samples, plans, onset_ms)
+        self.speaking = Speaking(samples, plans, onset_ms, over_agent=self.agent_speaking)
         self.talked_over_ms = 0
-        if not any(p.act == "backchannel" for p in plans):
+        if not all(p.act in NON_TURN_ACTS for p in plans):
             self.agent_spoke_since_turn = False
-            self.backchanneled = False
 
     def schedule(self, at_ms: int, plans: list[Plan]) -> None:
         self.scheduled.append((at_ms, plans))
@@ -92,10 +121,19 @@ class UserFloor:
         return plans
 
     def after_frame(
-        self, now_ms: int, agent_speaking: bool, agent_silence_ms: int, agent_speech_ms: int
+        self,
+        now_ms: int,
+        agent_speaking: bool,
+        agent_silence_ms: int,
+        agent_speech_ms: int,
+        listening: Listening | None = None,
     ) -> Cue:
         """Decide what happens next; `now_ms` is the start of the next frame."""
+        del agent_speech_ms  # the floor keeps its own count of the agent's stretch
         s = self.speaking
+        frame_ms = self.frame_samples * 1000 // self.rate
+        self.agent_speaking = agent_speaking
+        self.agent_run_ms = self.agent_run_ms + frame_ms if agent_speaking else 0
         if agent_speaking and s is None:
             self.agent_spoke_since_turn = True
         if s is not None:
@@ -111,9 +149,32 @@ class UserFloor:
         idle = now_ms - self.last_turn_end_ms >= cfg.idle_nudge_ms
         if not self.agent_spoke_since_turn and quiet and idle:
             return Cue.NUDGE
-        bc = cfg.backchannel_after_ms
-        if bc is not None and agent_speaking and agent_speech_ms >= bc and not self.backchanneled:
-            self.backchanneled = True
+        return self._check(listening or Listening(), frame_ms)
+
+    def _check(self, heard: Listening, frame_ms: int) -> Cue:
+        """Every `check_every_ms` of continuous agent speech: interrupt, backchannel or not."""
+        cfg = self.config
+        every = cfg.check_every_ms
+        if every is None or self.agent_run_ms < every or self.agent_run_ms % every >= frame_ms:
+            return Cue.NONE
+        can_interrupt = (
+            heard.has_reply
+            and not heard.question_in_progress
+            and self.agent_run_ms >= cfg.interrupt_after_ms
+        )
+        if can_interrupt:
+            decide = self.decide_interrupt
+            go = decide(heard) if decide else self.rng.random() < cfg.interrupt_probability
+            if go:
+                return Cue.INTERRUPT
+        bc = cfg.backchannel_sentences
+        if bc is None:
+            return Cue.NONE
+        if not self.backchannel_target:
+            self.backchannel_target = self.rng.randint(*bc)
+        if heard.sentences_heard - self.sentences_at_backchannel >= self.backchannel_target:
+            self.sentences_at_backchannel = heard.sentences_heard
+            self.backchannel_target = self.rng.randint(*bc)
             return Cue.BACKCHANNEL
         return Cue.NONE
 
@@ -124,13 +185,13 @@ class UserFloor:
             self.finished, self.speaking = s, None
             self.last_turn_end_ms = now_ms
             return Cue.FINISHED
-        if (
-            self.talked_over_ms >= self.config.yield_after_ms
-            and self.dropped_ms(s) >= self.config.yield_min_remaining_ms
-        ):
+        cfg = self.config
+        natural = cfg.check_every_ms is not None
+        limit = cfg.keep_talking_ms if natural and s.over_agent else cfg.yield_after_ms
+        if self.talked_over_ms >= limit and self.dropped_ms(s) >= cfg.yield_min_remaining_ms:
             self.finished, self.speaking = s, None
             self.last_turn_end_ms = now_ms
-            if not any(p.act in ("backchannel", "end") for p in s.plans):
+            if not any(p.act in NON_TURN_ACTS | {"end"} for p in s.plans):
                 self.interrupted = list(s.plans)
             return Cue.YIELDED
         return Cue.NONE

@@ -19,6 +19,7 @@ from duplexbench.scoring.actions.heuristics import heuristic_follow_through
 from duplexbench.scoring.actions.judge import ActionJudge
 from duplexbench.scoring.actions.observation import ActionObservation
 from duplexbench.scoring.actions.rules import MissingAnnotation, immediate, stop_follow_through
+from duplexbench.scoring.interaction.record import TimelineRecord
 
 FollowSource = Literal["rule", "heuristic", "judge"]
 
@@ -48,6 +49,9 @@ class ActionScore(BaseModel):
     cue_forced: bool = False
     transcribed: bool = Field(False, description="Agent words came from ASR.")
     fdb: FdbMetrics = Field(default_factory=dict)
+    interaction: TimelineRecord | None = Field(
+        None, description="Speech timeline of the episode for the τ-Voice panel."
+    )
 
     @property
     def deterministic_follow_through(self) -> bool | None:

@@ -1,0 +1,105 @@
+"""Several conditions in one command: one run directory per condition, then a comparison.
+
+`duplexbench run --condition text,clean,realistic` runs the same items,
+repetitions and seed under each condition into `OUT/<condition>/` (each an
+ordinary run directory) and writes `OUT/comparison.json`: every condition's
+summary and the comparison across them -- per-task Workflow Success (Pass@1
+of each item over its repetitions) retained from one condition to the next in
+the order given, and paired permutation tests between every pair (per-task
+differences, 100,000 permutations, Holm-Bonferroni), plus the τ-Voice
+interaction panel of each audio condition side by side.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from duplexbench.campaign.rundir import RunDirError, write_json
+from duplexbench.campaign.runner import Progress, RunOptions, RunResult, free_run_dir, run_campaign
+from duplexbench.campaign.spec import slug
+from duplexbench.scoring.compare import PERMUTATIONS, compare_conditions
+from duplexbench.scoring.episode import EpisodeScore
+
+MARKER = "comparison.json"
+INTERACTION_KEYS = (
+    "response_latency",
+    "response_rate",
+    "yield_latency",
+    "yield_rate",
+    "agent_interruption_rate",
+    "selectivity_backchannel",
+    "selectivity_vocal_tic",
+    "selectivity_non_directed",
+)
+
+
+@dataclass(frozen=True)
+class MultiRunResult:
+    out: Path
+    runs: dict[str, RunResult]
+    report: dict[str, Any]
+
+
+def per_task_success(scores: Sequence[EpisodeScore]) -> dict[str, float]:
+    """Each item's Workflow Success rate over its valid repetitions (errors left out)."""
+    outcomes: dict[str, list[int]] = defaultdict(list)
+    for s in scores:
+        if s.status == "ok":
+            outcomes[s.item_id].append(int(s.ws or 0))
+    return {item: sum(v) / len(v) for item, v in outcomes.items()}
+
+
+def comparison(runs: dict[str, RunResult], order: Sequence[str], seed: int) -> dict[str, Any]:
+    per_task = {name: per_task_success(runs[name].scores) for name in order}
+    block = compare_conditions(per_task, order, PERMUTATIONS, seed) | {"metric": "pass_at_1"}
+    panel = {}
+    for name in order:
+        interaction = runs[name].summary.get("interaction")
+        if interaction is not None:
+            panel[name] = {k: interaction[k] for k in INTERACTION_KEYS}
+    block["interaction"] = panel
+    return block
+
+
+def _prepare(out: Path, overwrite: bool) -> None:
+    if out.exists() and any(out.iterdir()):
+        if not overwrite:
+            raise RunDirError(f"{out} exists and is not empty; choose another --out or --overwrite")
+        if not (out / MARKER).exists():
+            raise RunDirError(
+                f"{out} is not a multi-condition run directory; refusing to replace it"
+            )
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+
+
+def run_conditions(
+    opts: RunOptions,
+    names: Sequence[str],
+    progress: Callable[[str], Progress | None] | None = None,
+) -> MultiRunResult:
+    """Run `opts` under each condition in `names` and compare them (module docstring)."""
+    if len(names) < 2:
+        raise ValueError("run_conditions needs at least two conditions")
+    suite_name = Path(opts.suite).name
+    base = Path("runs") / slug(f"{suite_name}-{opts.agent}-{'-'.join(names)}")
+    out = opts.out or free_run_dir(base)
+    _prepare(out, opts.overwrite)
+    write_json(out / MARKER, {"conditions": list(names), "status": "running"})
+    runs: dict[str, RunResult] = {}
+    for name in names:
+        sub = replace(opts, condition=name, out=out / slug(name), overwrite=False)
+        runs[name] = run_campaign(sub, progress(name) if progress else None)
+    report = {
+        "suite": runs[names[0]].summary["suite"],
+        "agent": runs[names[0]].summary["agent"],
+        "conditions": {name: runs[name].summary for name in names},
+        "comparison": comparison(runs, names, opts.seed),
+    }
+    write_json(out / MARKER, report)
+    return MultiRunResult(out, runs, report)

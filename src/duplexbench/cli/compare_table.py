@@ -1,0 +1,59 @@
+"""The comparison table of a multi-condition run (`run --condition a,b,c`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from duplexbench.cli._common import PANEL_ROWS, panel_value
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+def print_comparison(block: dict[str, Any]) -> None:
+    """Task success per condition with its retention and tests, then the τ-Voice panel."""
+    order: list[str] = block["order"]
+    table = Table(
+        title=f"conditions compared on {block['tasks']} tasks (per-task Pass@1)",
+        title_justify="left",
+    )
+    table.add_column("metric")
+    for name in order:
+        table.add_column(name, justify="right")
+    cells = []
+    for name in order:
+        c = block["conditions"][name]
+        lo, hi = c["ci95"]
+        cells.append(f"{_pct(c['mean'])} [{_pct(lo)}, {_pct(hi)}]")
+    table.add_row("task success (95% CI)", *cells)
+    retained = {r["to"]: r["ratio"] for r in block["retention"]}
+    table.add_row(
+        "retained from previous",
+        *["" if n not in retained else _pct(retained[n]) for n in order],
+    )
+    panel = block.get("interaction", {})
+    for key, label in PANEL_ROWS:
+        if any(n in panel for n in order):
+            table.add_row(
+                label,
+                *["" if n not in panel else f"{panel_value(key, panel[n][key])}" for n in order],
+            )
+    console = Console()
+    console.print(table)
+    tests = Table(title="paired permutation tests (Holm-Bonferroni)", title_justify="left")
+    for col in ("a", "b", "difference", "p", "p (Holm)", "significant"):
+        tests.add_column(col, justify="right")
+    for t in block["tests"]:
+        tests.add_row(
+            t["a"],
+            t["b"],
+            f"{100 * t['difference']:+.1f} pts",
+            f"{t['p_value']:.4g}",
+            f"{t['p_holm']:.4g}",
+            "yes" if t["significant"] else "no",
+        )
+    console.print(tests)

@@ -1,0 +1,87 @@
+"""`run --condition a,b,c`: one run per condition, the comparison, the τ-Voice panel."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from chat_endpoint import ChatHandler, serve_chat
+from conftest import FIXTURES
+from duplexbench.cli import main
+from duplexbench.trace.io import read_events
+
+PANEL = {
+    "response_latency",
+    "response_rate",
+    "yield_latency",
+    "yield_rate",
+    "agent_interruption_rate",
+    "selectivity_backchannel",
+    "selectivity_vocal_tic",
+    "selectivity_non_directed",
+}
+
+
+def test_several_conditions_are_run_into_one_folder_each_and_compared(tmp_path: Path) -> None:
+    out = tmp_path / "cmp"
+    args = ["run", "--suite", str(FIXTURES), "--agent", "oracle", "-k", "2", "--out", str(out)]
+    result = CliRunner().invoke(main, [*args, "--condition", "text,clean,noise", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report == json.loads((out / "comparison.json").read_text())
+    assert list(report["conditions"]) == ["text", "clean", "noise"]
+    for name, summary in report["conditions"].items():
+        assert summary["condition"] == name and summary["episodes"] == 10
+        assert json.loads((out / name / "summary.json").read_text()) == summary
+    comparison = report["comparison"]
+    assert comparison["order"] == ["text", "clean", "noise"] and comparison["tasks"] == 5
+    assert comparison["conditions"]["text"]["mean"] == 1.0
+    assert comparison["conditions"]["clean"]["mean"] == 1.0
+    assert comparison["retention"][0] == {"from": "text", "to": "clean", "ratio": 1.0}
+    pairs = [(t["a"], t["b"]) for t in comparison["tests"]]
+    assert pairs == [("text", "clean"), ("text", "noise"), ("clean", "noise")]
+    text_clean = comparison["tests"][0]
+    assert text_clean["p_value"] == 1.0 and text_clean["exact"] and not text_clean["significant"]
+    assert set(comparison["interaction"]) == {"clean", "noise"}  # text has no audio
+    for panel in comparison["interaction"].values():
+        assert set(panel) == PANEL and all("count" in entry for entry in panel.values())
+    assert report["conditions"]["text"]["interaction"] is None
+    episode = out / "noise" / "episodes" / "oracle" / "noise" / "form-expense-correction" / "r0"
+    assert (episode / "user_line.wav").exists()
+    types = {e.type for e in read_events(episode / "events.jsonl")}
+    assert {"episode.condition", "user.effect"} <= types
+    clean = out / "clean" / "episodes" / "oracle" / "clean" / "form-expense-correction" / "r0"
+    assert not (clean / "user_line.wav").exists()
+
+
+def test_human_comparison_and_bad_condition_lists(tmp_path: Path) -> None:
+    out = tmp_path / "cmp"
+    args = ["run", "--suite", str(FIXTURES), "--agent", "oracle", "-k", "1", "--out", str(out)]
+    result = CliRunner().invoke(main, [*args, "--items", "order-revocation", "-c", "text,clean"])
+    assert result.exit_code != 0  # -c is not an option: click says so
+    result = CliRunner().invoke(
+        main, [*args, "--items", "order-revocation", "--condition", "text,clean"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "conditions compared on 1 tasks" in result.output
+    assert "paired permutation tests" in result.output
+    for bad, message in [("clean,loud", "unknown condition 'loud'"), ("clean,clean", "twice")]:
+        refused = CliRunner().invoke(main, [*args, "--condition", bad, "--overwrite"])
+        assert refused.exit_code != 0 and message in refused.output
+
+
+def test_user_model_is_recorded_and_its_options_checked(tmp_path: Path) -> None:
+    out = tmp_path / "tt"
+    args = ["run", "--suite", str(FIXTURES), "--agent", "oracle", "-k", "1", "--out", str(out)]
+    args += ["--items", "form-expense-correction", "--condition", "turn-taking"]
+    lonely = CliRunner().invoke(main, [*args, "--user-model", "m"])
+    assert lonely.exit_code != 0 and "needs --user-base-url" in lonely.output
+    for base_url in serve_chat():
+        ChatHandler.replies += ['{"answer": "NO", "reason": "listening"}'] * 50
+        ok = CliRunner().invoke(main, [*args, "--user-model", "m", "--user-base-url", base_url])
+        assert ok.exit_code == 0, ok.output
+    episode = out / "episodes" / "oracle" / "turn-taking" / "form-expense-correction" / "r0"
+    setup = next(e for e in read_events(episode / "events.jsonl") if e.type == "episode.condition")
+    assert setup.data.turn_decider == "llm:m"  # type: ignore[union-attr]
