@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 from click.testing import CliRunner
 
 from chat_endpoint import ChatHandler, serve_chat
 from conftest import FIXTURES
+from duplexbench.audio.wav import write_wav
 from duplexbench.cli import main
 from duplexbench.trace.io import read_events
 
@@ -85,3 +87,28 @@ def test_user_model_is_recorded_and_its_options_checked(tmp_path: Path) -> None:
     episode = out / "episodes" / "oracle" / "turn-taking" / "form-expense-correction" / "r0"
     setup = next(e for e in read_events(episode / "events.jsonl") if e.type == "episode.condition")
     assert setup.data.turn_decider == "llm:m"  # type: ignore[union-attr]
+
+
+def test_noise_dir_recordings_are_used_and_bad_ones_refused_before_running(
+    tmp_path: Path,
+) -> None:
+    noise = tmp_path / "noise"
+    rng = np.random.default_rng(0)
+    for kind in ("indoor", "outdoor"):
+        (noise / kind).mkdir(parents=True)
+        samples = (rng.standard_normal(8000 * 3) * 3000).astype(np.int16)
+        write_wav(noise / kind / "street.wav", [samples], 8000)  # resampled to 16 kHz
+    out = tmp_path / "rec"
+    args = ["run", "--suite", str(FIXTURES), "--agent", "oracle", "-k", "1", "--out", str(out)]
+    args += ["--items", "order-revocation", "--condition", "noise", "--noise-dir", str(noise)]
+    ok = CliRunner().invoke(main, args)
+    assert ok.exit_code == 0, ok.output
+    episode = out / "episodes" / "oracle" / "noise" / "order-revocation" / "r0"
+    setup = next(e for e in read_events(episode / "events.jsonl") if e.type == "episode.condition")
+    assert setup.data.noise_dir == str(noise.resolve())  # type: ignore[union-attr]
+    (noise / "dog_bark").mkdir()
+    (noise / "dog_bark" / "broken.wav").write_bytes(b"RIFF not really")
+    args[args.index(str(out))] = str(tmp_path / "bad")
+    bad = CliRunner().invoke(main, args)
+    assert bad.exit_code != 0 and "broken.wav" in bad.output
+    assert not (tmp_path / "bad").exists()

@@ -14,6 +14,7 @@ from duplexbench.campaign.conditions import Condition
 from duplexbench.campaign.rundir import write_model
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode
+from duplexbench.orchestrator.caller_line import recordings
 from duplexbench.orchestrator.clock import RealtimeClock
 from duplexbench.orchestrator.episode import EpisodeRecord, EpisodeSetup
 from duplexbench.orchestrator.streaming_loop import StreamingEpisode
@@ -38,6 +39,8 @@ class EpisodeRunner:
     """Pace of the RealtimeClock for streaming (network) agents; 1.0 = wall-clock speed."""
     decider: DeciderConfig | None = None
     """Optional LLM decision model for the user's interruptions (natural turn-taking)."""
+    noise_dir: str | None = None
+    """Folder of noise/burst recordings for conditions with line effects."""
 
     def check(self, items: list[WorkflowItem]) -> None:
         """Fail fast: the agent has this channel and accepts its options, and every
@@ -45,6 +48,8 @@ class EpisodeRunner:
         agent = self.info.create(self.spec, self.condition.channel)
         if isinstance(agent, TextAgent | StepAgent):
             agent.close()  # a streaming agent has not connected yet: nothing to close
+        if self.noise_dir is not None and self.condition.caller.effects is not None:
+            recordings(self.noise_dir)  # a bad recording fails here, before any episode
         if self.condition.channel == "audio":
             voices = {self.voice_of(item) for item in items}
             voices |= {get_persona(p).voice for p in self.condition.caller.personas if p != NEUTRAL}
@@ -66,7 +71,7 @@ class EpisodeRunner:
             frame_ms=self.frame_ms,
             turn_taking=self.condition.turn_taking,
             user_voice=self.condition.user_voice,
-            caller=replace(self.condition.caller, decider=self.decider),
+            caller=replace(self.condition.caller, decider=self.decider, noise_dir=self.noise_dir),
         )
         if isinstance(agent, StepAgent):
             return AudioEpisode(

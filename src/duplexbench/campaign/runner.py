@@ -59,6 +59,8 @@ class RunOptions:
     realtime_speed: float = 1.0
     user_model: DeciderConfig | None = None
     """Optional LLM decision model of the user (cache default: RUN_DIR/user-decisions.jsonl)."""
+    noise_dir: Path | None = None
+    """Recordings (`<kind>/*.wav`) instead of procedural noise and bursts."""
 
 
 @dataclass(frozen=True)
@@ -131,8 +133,9 @@ def run_campaign(opts: RunOptions, progress: Progress | None = None) -> RunResul
     decider = opts.user_model
     if decider is not None and decider.cache is None:
         decider = replace(decider, cache=out / "user-decisions.jsonl")
+    noise_dir = None if opts.noise_dir is None else str(opts.noise_dir.resolve())
     runner = EpisodeRunner(
-        info, agent_spec, condition, opts.frame_ms, bank, opts.realtime_speed, decider
+        info, agent_spec, condition, opts.frame_ms, bank, opts.realtime_speed, decider, noise_dir
     )
     runner.check(suite.items)
     prepare_run_dir(out, opts.overwrite)

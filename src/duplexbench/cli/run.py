@@ -119,6 +119,13 @@ Tick = Callable[[int, int, EpisodeScore | ActionScore], None]
     type=click.Path(dir_okay=False, path_type=Path),
     help="Decision cache (JSONL) of --user-model; default RUN_DIR/user-decisions.jsonl.",
 )
+@click.option(
+    "--noise-dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Your own recordings for the line effects: one subfolder of WAV files per kind "
+    "(indoor, outdoor, babble, phone_ring, dog_bark, car_horn, engine, siren, door_slam, "
+    "...); kinds without a folder stay procedural. Checked before any episode runs.",
+)
 @judge_options
 def run_command(
     *,
@@ -143,6 +150,7 @@ def run_command(
     user_model: str | None,
     user_base_url: str | None,
     user_cache: Path | None,
+    noise_dir: Path | None,
 ) -> None:
     """Run every item of SUITE with AGENT, REPEATS times, and score the episodes.
 
@@ -178,6 +186,7 @@ def run_command(
         overwrite=overwrite,
         judge=judge_config(judge_model, judge_base_url, judge_cache),
         user_model=_user_model(user_model, user_base_url, user_cache),
+        noise_dir=noise_dir,
     )
     try:
         names = parse_conditions(condition)

@@ -9,11 +9,13 @@ trace as `user.effect` events as effects end, and renders out-of-turn sounds.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
-from duplexbench.audio.effects import EffectEvent, UserLine, tic_clip
+from duplexbench.audio.effects import EffectEvent, RecordingSource, UserLine, tic_clip
 from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, sha256_pcm
 from duplexbench.audio.spatial import off_axis
 from duplexbench.speech.bank import Clip, SpeechBank
@@ -31,11 +33,27 @@ from duplexbench.users.floor import Listening
 from duplexbench.users.sounds import OutOfTurnSounds, Sound
 
 
+def recordings(folder: str) -> RecordingSource:
+    """The recordings of a noise folder, read and checked once per version of its files
+    (ValueError naming the file for an unreadable or silent one; other rates are
+    resampled)."""
+    files = sorted(p for p in Path(folder).rglob("*") if p.is_file())
+    signature = tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files)
+    return _load_recordings(folder, signature)
+
+
+@functools.lru_cache(maxsize=4)
+def _load_recordings(folder: str, signature: tuple[tuple[str, int, int], ...]) -> RecordingSource:
+    del signature  # part of the cache key only
+    return RecordingSource(Path(folder))
+
+
 class CallerLine:
     def __init__(self, caller: FrozenCaller, recorder: Recorder, bank: SpeechBank) -> None:
         self.caller, self.recorder, self.bank = caller, recorder, bank
         effects = caller.effects
-        self.line = None if effects is None else UserLine(effects, caller.effects_seed)
+        source = None if caller.noise_dir is None else recordings(caller.noise_dir)
+        self.line = None if effects is None else UserLine(effects, caller.effects_seed, source)
         oot = caller.out_of_turn
         seed = derived_seed(caller.seed, "sounds")
         self.sounds = None if oot is None else OutOfTurnSounds(oot, seed)

@@ -25,6 +25,9 @@ class ConditionSetupData(_Data):
         None, description="Out-of-turn user sounds (vocal tics, side remarks); None: off."
     )
     line_delay_ms: int = Field(0, ge=0, description="Fixed latency of the degraded line.")
+    noise_dir: str | None = Field(
+        None, description="Folder of noise/burst recordings used (None: procedural sources)."
+    )
     turn_decider: str = Field(
         "rule", description="Who decides interruptions: the seeded rule or llm:<model>."
     )

@@ -33,6 +33,9 @@ class CallerConfig:
     out_of_turn: OutOfTurnConfig | None = None
     decider: DeciderConfig | None = None
     """Optional LLM decision model for interrupting (None: the seeded rule)."""
+    noise_dir: str | None = None
+    """Folder of WAV recordings per sound kind (`<kind>/*.wav`) for noise and bursts
+    (None: the procedural sources)."""
 
     def __post_init__(self) -> None:
         if not self.personas:
@@ -57,6 +60,7 @@ class FrozenCaller:
     seed: int
     effects_seed: int = field(default=0)
     decider: DeciderConfig | None = None
+    noise_dir: str | None = None
 
     def to_trace(self) -> dict[str, Any]:
         return {
@@ -66,6 +70,7 @@ class FrozenCaller:
             "effects_seed": None if self.effects is None else self.effects_seed,
             "out_of_turn": None if self.out_of_turn is None else self.out_of_turn.to_dict(),
             "turn_decider": "rule" if self.decider is None else f"llm:{self.decider.model}",
+            "noise_dir": self.noise_dir,
         }
 
 
@@ -93,4 +98,5 @@ def freeze_caller(
         seed=derived_seed("user", item_id, repetition_seed),
         effects_seed=derived_seed("line", item_id, repetition_seed),
         decider=config.decider,
+        noise_dir=config.noise_dir,
     )
