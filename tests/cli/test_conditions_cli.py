@@ -56,6 +56,9 @@ def test_several_conditions_are_run_into_one_folder_each_and_compared(tmp_path: 
     assert {"episode.condition", "user.effect"} <= types
     clean = out / "clean" / "episodes" / "oracle" / "clean" / "form-expense-correction" / "r0"
     assert not (clean / "user_line.wav").exists()
+    rescored = CliRunner().invoke(main, ["score", str(out), "--json", "--no-write"])
+    assert rescored.exit_code == 0, rescored.output
+    assert json.loads(rescored.stdout) == report  # the files reproduce every number
 
 
 def test_human_comparison_and_bad_condition_lists(tmp_path: Path) -> None:

@@ -12,16 +12,18 @@ interaction panel of each audio condition side by side.
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from duplexbench.campaign.rescore import rescore_run
 from duplexbench.campaign.rundir import RunDirError, write_json
 from duplexbench.campaign.runner import Progress, RunOptions, RunResult, free_run_dir, run_campaign
-from duplexbench.campaign.spec import slug
+from duplexbench.campaign.spec import JudgeConfig, slug
 from duplexbench.scoring.compare import PERMUTATIONS, compare_conditions
 from duplexbench.scoring.episode import EpisodeScore
 
@@ -54,12 +56,17 @@ def per_task_success(scores: Sequence[EpisodeScore]) -> dict[str, float]:
     return {item: sum(v) / len(v) for item, v in outcomes.items()}
 
 
-def comparison(runs: dict[str, RunResult], order: Sequence[str], seed: int) -> dict[str, Any]:
-    per_task = {name: per_task_success(runs[name].scores) for name in order}
+def comparison(
+    runs: Mapping[str, tuple[dict[str, Any], Sequence[EpisodeScore]]],
+    order: Sequence[str],
+    seed: int,
+) -> dict[str, Any]:
+    """The comparison block from each condition's (summary, episode scores)."""
+    per_task = {name: per_task_success(runs[name][1]) for name in order}
     block = compare_conditions(per_task, order, PERMUTATIONS, seed) | {"metric": "pass_at_1"}
     panel = {}
     for name in order:
-        interaction = runs[name].summary.get("interaction")
+        interaction = runs[name][0].get("interaction")
         if interaction is not None:
             panel[name] = {k: interaction[k] for k in INTERACTION_KEYS}
     block["interaction"] = panel
@@ -95,11 +102,44 @@ def run_conditions(
     for name in names:
         sub = replace(opts, condition=name, out=out / slug(name), overwrite=False)
         runs[name] = run_campaign(sub, progress(name) if progress else None)
-    report = {
-        "suite": runs[names[0]].summary["suite"],
-        "agent": runs[names[0]].summary["agent"],
-        "conditions": {name: runs[name].summary for name in names},
-        "comparison": comparison(runs, names, opts.seed),
-    }
+    report = _report({name: (r.summary, r.scores) for name, r in runs.items()}, names, opts.seed)
     write_json(out / MARKER, report)
     return MultiRunResult(out, runs, report)
+
+
+def _report(
+    runs: Mapping[str, tuple[dict[str, Any], Sequence[EpisodeScore]]],
+    names: Sequence[str],
+    seed: int,
+) -> dict[str, Any]:
+    first = runs[names[0]][0]
+    return {
+        "suite": first["suite"],
+        "agent": first["agent"],
+        "conditions": {name: runs[name][0] for name in names},
+        "comparison": comparison(runs, names, seed),
+    }
+
+
+def is_multi_run(out: Path) -> bool:
+    return (out / MARKER).is_file() and not (out / "campaign.json").exists()
+
+
+def rescore_conditions(
+    out: Path, judge: JudgeConfig | None = None, write: bool = True
+) -> tuple[dict[str, Any], list[str]]:
+    """`duplexbench score OUT` on a multi-condition folder: every run, then the comparison."""
+    try:
+        names = list(json.loads((out / MARKER).read_text())["conditions"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise RunDirError(f"{out / MARKER}: unreadable ({exc})") from None
+    runs, problems, seed = {}, [], 0
+    for name in names:
+        result = rescore_run(out / slug(name), judge, write)
+        runs[name] = (result.summary, result.scores)
+        problems += [f"{name}: {p}" for p in result.problems]
+        seed = result.summary["workflows"]["bootstrap"]["seed"]
+    report = _report(runs, names, seed)
+    if write:
+        write_json(out / MARKER, report)
+    return report, problems
