@@ -55,6 +55,8 @@ def test_the_trace_records_the_frozen_caller_and_every_effect() -> None:
     assert data.persona["name"] == "neutral" and data.out_of_turn is None
     effects = {e.data.effect for e in of(record.events, UserEffect)}
     assert {"background_noise", "telephony"} <= effects
+    times = [e.t_ms for e in record.events]
+    assert times == sorted(times)  # media time never goes backwards (a bug once)
     duration = of(record.events, EpisodeAudio)[0].data.duration_ms
     assert all(
         0 <= e.data.start_ms <= e.data.end_ms <= duration for e in of(record.events, UserEffect)

@@ -90,7 +90,7 @@ class CallerLine:
             data = UserEffectData(
                 effect=e.type, start_ms=e.start_ms, end_ms=e.end_ms, params=e.params
             )
-            self.recorder.emit(UserEffect, max(t, e.end_ms), data)
+            self.recorder.emit(UserEffect, t, data)  # stamped when known: never ahead of now
 
     def due_sound(self, now: int, user_silent: bool) -> Sound | None:
         return None if self.sounds is None else self.sounds.due(now, user_silent)
