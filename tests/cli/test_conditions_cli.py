@@ -50,6 +50,9 @@ def test_several_conditions_are_run_into_one_folder_each_and_compared(tmp_path: 
     assert pairs == [("text", "clean"), ("text", "noise"), ("clean", "noise")]
     text_clean = comparison["tests"][0]
     assert text_clean["p_value"] == 1.0 and text_clean["exact"] and not text_clean["significant"]
+    afa = comparison["afa"]  # per-task AFA compared the same way
+    assert afa["metric"] == "afa" and afa["conditions"]["clean"]["mean"] == 1.0
+    assert [(t["a"], t["b"]) for t in afa["tests"]] == pairs
     assert set(comparison["interaction"]) == {"clean", "noise"}  # text has no audio
     for panel in comparison["interaction"].values():
         assert set(panel) == PANEL and all("count" in entry for entry in panel.values())

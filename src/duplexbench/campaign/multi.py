@@ -6,8 +6,9 @@ ordinary run directory) and writes `OUT/comparison.json`: every condition's
 summary and the comparison across them -- per-task Workflow Success (Pass@1
 of each item over its repetitions) retained from one condition to the next in
 the order given, and paired permutation tests between every pair (per-task
-differences, 100,000 permutations, Holm-Bonferroni), plus the τ-Voice
-interaction panel of each audio condition side by side.
+differences, 100,000 permutations, Holm-Bonferroni); the same for per-task
+Artifact Field Accuracy under `afa` (when every condition graded fields);
+plus the τ-Voice interaction panel of each audio condition side by side.
 """
 
 from __future__ import annotations
@@ -47,6 +48,16 @@ class MultiRunResult:
     report: dict[str, Any]
 
 
+def per_task_afa(scores: Sequence[EpisodeScore]) -> dict[str, float]:
+    """Each item's Artifact Field Accuracy pooled over its valid repetitions."""
+    fields: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for s in scores:
+        if s.status == "ok" and s.afa is not None and s.afa.total:
+            fields[s.item_id][0] += s.afa.correct
+            fields[s.item_id][1] += s.afa.total
+    return {item: correct / total for item, (correct, total) in fields.items()}
+
+
 def per_task_success(scores: Sequence[EpisodeScore]) -> dict[str, float]:
     """Each item's Workflow Success rate over its valid repetitions (errors left out)."""
     outcomes: dict[str, list[int]] = defaultdict(list)
@@ -64,6 +75,9 @@ def comparison(
     """The comparison block from each condition's (summary, episode scores)."""
     per_task = {name: per_task_success(runs[name][1]) for name in order}
     block = compare_conditions(per_task, order, PERMUTATIONS, seed) | {"metric": "pass_at_1"}
+    afa = {name: per_task_afa(runs[name][1]) for name in order}
+    if all(afa.values()):
+        block["afa"] = compare_conditions(afa, order, PERMUTATIONS, seed) | {"metric": "afa"}
     panel = {}
     for name in order:
         interaction = runs[name][0].get("interaction")

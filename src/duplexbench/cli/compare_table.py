@@ -14,8 +14,13 @@ def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.1f}%"
 
 
+def _mean_ci(c: dict[str, Any]) -> str:
+    lo, hi = c["ci95"]
+    return f"{_pct(c['mean'])} [{_pct(lo)}, {_pct(hi)}]"
+
+
 def print_comparison(block: dict[str, Any]) -> None:
-    """Task success per condition with its retention and tests, then the τ-Voice panel."""
+    """Task success (and AFA) per condition with retention and tests, then the τ-Voice panel."""
     order: list[str] = block["order"]
     table = Table(
         title=f"conditions compared on {block['tasks']} tasks (per-task Pass@1)",
@@ -24,17 +29,16 @@ def print_comparison(block: dict[str, Any]) -> None:
     table.add_column("metric")
     for name in order:
         table.add_column(name, justify="right")
-    cells = []
-    for name in order:
-        c = block["conditions"][name]
-        lo, hi = c["ci95"]
-        cells.append(f"{_pct(c['mean'])} [{_pct(lo)}, {_pct(hi)}]")
+    cells = [_mean_ci(block["conditions"][name]) for name in order]
     table.add_row("task success (95% CI)", *cells)
     retained = {r["to"]: r["ratio"] for r in block["retention"]}
     table.add_row(
         "retained from previous",
         *["" if n not in retained else _pct(retained[n]) for n in order],
     )
+    afa = block.get("afa")
+    if afa is not None:
+        table.add_row("AFA (95% CI)", *[_mean_ci(afa["conditions"][n]) for n in order])
     panel = block.get("interaction", {})
     for key, label in PANEL_ROWS:
         if any(n in panel for n in order):
@@ -47,7 +51,9 @@ def print_comparison(block: dict[str, Any]) -> None:
     tests = Table(title="paired permutation tests (Holm-Bonferroni)", title_justify="left")
     for col in ("a", "b", "difference", "p", "p (Holm)", "significant"):
         tests.add_column(col, justify="right")
-    for t in block["tests"]:
+    tests.add_column("metric")
+    afa_tests = [] if afa is None else [(t, "AFA") for t in afa["tests"]]
+    for t, metric in [(t, "task success") for t in block["tests"]] + afa_tests:
         tests.add_row(
             t["a"],
             t["b"],
@@ -55,5 +61,6 @@ def print_comparison(block: dict[str, Any]) -> None:
             f"{t['p_value']:.4g}",
             f"{t['p_holm']:.4g}",
             "yes" if t["significant"] else "no",
+            metric,
         )
     console.print(tests)

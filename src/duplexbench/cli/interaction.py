@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from duplexbench.cli._common import fail, print_json
+from duplexbench.scoring.interaction.metrics import RULES, Rules
 from duplexbench.scoring.interaction.tau2 import experiment_metrics, simulation_files
 
 PANEL = (
@@ -37,36 +38,45 @@ PANEL = (
     help="Trajectory format: tau2 = a tau2-bench (τ-Voice) experiment folder of full-duplex "
     "simulations (`simulations/*.json` or loose simulation files, `results.json` beside).",
 )
+@click.option(
+    "--rules",
+    type=click.Choice(RULES),
+    default=None,
+    help="Event rules: tau2 = tau2-bench's (reproduces its numbers; the default for "
+    "--format tau2), duplexbench = ours, as for duplexbench runs. See docs/metrics.md.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the panel as JSON.")
-def interaction_metrics_command(path: Path, fmt: str, as_json: bool) -> None:
+def interaction_metrics_command(path: Path, fmt: str, rules: Rules | None, as_json: bool) -> None:
     """The τ-Voice voice-interaction panel of the trajectories at PATH, pooled over
     every simulation as τ-Voice does: response and yield latency and rate, agent
     interruptions, selectivity on backchannels, vocal tics and non-directed speech
-    (rates behind fewer than 10 events are shown as insufficient), unresponsive
-    periods and dead air."""
+    (rates behind fewer than 10 events are flagged insufficient; the duplexbench rules
+    also withhold their value), unresponsive periods and dead air."""
     if not simulation_files(path):
         fail(f"{path} holds no simulation files (simulations/*.json or *.json)")
         return
+    chosen: Rules = rules or "tau2"  # the default for the only format, tau2
     try:
-        panel = experiment_metrics(path)
+        panel = experiment_metrics(path, rules=chosen)
     except (OSError, ValueError, KeyError, TypeError) as exc:
         fail(f"cannot read the trajectories in {path}: {type(exc).__name__}: {exc}")
         return
     if as_json:
-        print_json(panel)
+        print_json({"rules": chosen, **panel})
         return
-    _table(panel, path)
+    _table(panel, path, chosen)
 
 
 def _shown(entry: dict[str, Any]) -> str:
-    if entry["insufficient"]:
-        return "insufficient"
     value = entry["value"]
+    if entry["insufficient"]:
+        return "insufficient" if value is None else f"{value:.3f} (insufficient)"
     return "n/a" if value is None else f"{value:.3f}"
 
 
-def _table(panel: dict[str, Any], path: Path) -> None:
-    table = Table("metric", "value", "events", title=f"τ-Voice interaction panel: {path}")
+def _table(panel: dict[str, Any], path: Path, rules: Rules) -> None:
+    title = f"τ-Voice interaction panel ({rules} rules): {path}"
+    table = Table("metric", "value", "events", title=title)
     for key, label in PANEL:
         table.add_row(label, _shown(panel[key]), str(panel[key]["count"]))
     console = Console()

@@ -1,8 +1,8 @@
 """tau2-bench trajectory reader: structure and hand-checked values.
 
-The peer folder holds no metrics computed by tau2-bench (upstream's
-expected_metrics.json was not copied), so agreement is checked by hand-counted
-values on the fixtures, not against tau2's own output.
+Agreement with tau2-bench's own numbers (its expected_metrics.json, vendored beside
+the experiment) is pinned in test_tau2_parity.py; here the reader's segments and
+hand-counted values on one trajectory.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from duplexbench.scoring.interaction import (
 )
 from duplexbench.scoring.interaction.tau2 import experiment_tick_seconds
 
-PEER = Path(__file__).resolve().parents[2] / "fixtures/tau2/interaction-metrics"
-SIM = PEER / "49b22f0c-4a56-41c5-922f-bc2a56e53a23.json"
+PEER = Path(__file__).resolve().parents[2] / "fixtures/tau2/interaction-metrics/experiment"
+SIM = PEER / "simulations/49b22f0c-4a56-41c5-922f-bc2a56e53a23.json"
 needs_peer = pytest.mark.skipif(not SIM.is_file(), reason="tau2 peer data not present")
 
 
@@ -57,6 +57,7 @@ def test_ticks_to_segments_and_kinds() -> None:
     )
     tl = ticks_to_timeline(ticks)
     assert tl.end_ms == pytest.approx(2400)
+    assert tl.tick_ms == pytest.approx(200)
     assert [(s.start_ms, s.end_ms) for s in tl.agent] == [(0, 1200)]
     user = [(round(s.start_ms), round(s.end_ms), s.kind) for s in tl.user]
     assert user == [
@@ -64,6 +65,23 @@ def test_ticks_to_segments_and_kinds() -> None:
         (1200, 1400, "non_directed"),
         (1600, 2400, "vocal_tic"),
     ]
+    assert [(sorted(s.inserts), s.out_of_turn) for s in tl.user] == [
+        (["vocal_tic"], False),
+        ([], True),
+        (["vocal_tic"], False),
+    ]
+
+
+def test_out_of_turn_runs_split_by_insert_text() -> None:
+    cough = {"speech_insert": {"text": "cough", "type": "vocal_tic"}}
+    sniff = {"speech_insert": {"text": "sniff", "type": "vocal_tic"}}
+    ticks = [tick(), tick(), tick()]
+    ticks[0]["user_chunk"]["speech_effects"] = cough
+    ticks[1]["user_chunk"]["speech_effects"] = cough
+    ticks[2]["user_chunk"]["speech_effects"] = sniff
+    ticks[2]["user_chunk"]["source_effects"] = sniff  # the same insert twice: two effects
+    runs = [(round(s.start_ms), round(s.end_ms), s.text) for s in ticks_to_timeline(ticks).user]
+    assert sorted(runs) == [(0, 400, "cough"), (400, 600, "sniff"), (400, 600, "sniff")]
 
 
 @needs_peer
@@ -99,10 +117,29 @@ def test_hand_checked_values_one_trajectory() -> None:
 
 @needs_peer
 def test_experiment_panel_pools_all_three() -> None:
+    """Default (tau2 rules): values behind < 10 events are kept but flagged."""
     m = experiment_metrics(PEER)
     assert m["counts"]["n_timelines"] == 3
-    assert m["counts"]["response_total"] == 33
-    assert m["response_rate"]["value"] == pytest.approx(32 / 33)
+    assert m["counts"]["response_total"] == 35
+    assert m["response_rate"]["value"] == pytest.approx(34 / 35)
     assert m["yield_rate"]["value"] == pytest.approx(1.0)
-    assert m["selectivity_backchannel"]["insufficient"] is True
+    assert m["selectivity_backchannel"] == {
+        "value": pytest.approx(1 / 3),
+        "count": 3,
+        "insufficient": True,
+    }
+
+
+@needs_peer
+def test_experiment_panel_duplexbench_rules() -> None:
+    """Our rules on the same trajectories (measured; see docs/metrics.md for why)."""
+    m = experiment_metrics(PEER, rules="duplexbench")
+    c = m["counts"]
+    assert (c["response_total"], c["no_response"]) == (33, 1)
+    assert m["response_latency"]["value"] == pytest.approx(1.44375)
+    assert (c["yield_total"], c["no_yield"], c["agent_interrupts_count"]) == (23, 0, 8)
+    assert (c["vocal_tic_total"], c["vocal_tic_error"]) == (8, 6)
+    assert (c["non_directed_total"], c["non_directed_error"]) == (7, 5)
+    assert (c["backchannel_total"], c["backchannel_error"]) == (3, 2)
+    assert m["selectivity_backchannel"]["value"] is None
     assert m["selectivity"]["value"] is None

@@ -36,20 +36,38 @@ Readings made here:
   eligible turns (consecutive in eligible-turn order).
 * Dead air: spans inside [0, end_ms] where no segment of either speaker is active;
   total and longest in seconds, fraction of summed call time, count of gaps > 3.0 s.
+
+Two rule sets (``rules``): "duplexbench" (default) is the set of readings above, for
+our own traces, where tics and side remarks are utterances of their own.
+"tau2" is tau2-bench's reading of the same definitions, for tau2 trajectories, where
+tics and side remarks are effects mixed into user speech or played in its pauses;
+``tau2_rules.py`` lists each difference. Under it the call-end filter, response,
+yield, interruption and selectivity events follow tau2-bench, values behind < 10
+events are kept (still flagged insufficient), and overall selectivity is the mean
+of the three whenever all three have a value. Dead air and unresponsive periods use
+the same readings under both, on the timeline after that rule set's call-end filter.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from statistics import fmean
-from typing import Any
+from typing import Any, Literal
 
+from duplexbench.scoring.interaction.events import (
+    SELECTIVITY_KINDS,
+    EventPool,
+    agent_segment_at,
+    tally_responses,
+)
+from duplexbench.scoring.interaction.tau2_rules import collect_tau2_events, drop_final_tick
 from duplexbench.scoring.interaction.timeline import (
     InteractionTimeline,
-    Segment,
     drop_call_end_artifact,
 )
+
+Rules = Literal["duplexbench", "tau2"]
+RULES: tuple[Rules, ...] = ("duplexbench", "tau2")
 
 MIN_EVENTS = 10
 NO_YIELD_WINDOW_MS = 2000.0
@@ -57,52 +75,20 @@ SELECTIVITY_YIELD_WINDOW_MS = 1000.0
 SELECTIVITY_RESPONSE_WINDOW_MS = 2000.0
 UNRESPONSIVE_RUN = 3
 LONG_GAP_MS = 3000.0
-SELECTIVITY_KINDS = ("backchannel", "vocal_tic", "non_directed")
 
 
-@dataclass
-class _Events:
-    """Mutable pool of event outcomes across timelines (internal)."""
-
-    response_latencies_ms: list[float] = field(default_factory=list)
-    no_response: int = 0
-    yield_latencies_ms: list[float] = field(default_factory=list)
-    no_yield: int = 0
-    agent_interruptions: int = 0
-    correct: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SELECTIVITY_KINDS, 0))
-    error: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SELECTIVITY_KINDS, 0))
-    longest_unanswered_run: list[int] = field(default_factory=list)
-    gaps_ms: list[float] = field(default_factory=list)
-    call_ms: float = 0.0
-
-
-def _agent_segment_at(agent: Sequence[Segment], t_ms: float) -> Segment | None:
-    return next((a for a in agent if a.active_at(t_ms)), None)
-
-
-def _response_events(tl: InteractionTimeline, ev: _Events) -> None:
+def _response_events(tl: InteractionTimeline, ev: EventPool) -> None:
     agent = tl.agent
     turns = [u for u in tl.user if u.kind == "turn"]
-    eligible = [u for u in turns if _agent_segment_at(agent, u.end_ms) is None]
-    run = longest = 0
-    for u in eligible:
-        next_agent = next((a.start_ms for a in agent if a.start_ms >= u.end_ms), None)
-        next_user = next((t.start_ms for t in turns if t is not u and t.start_ms >= u.end_ms), None)
-        if next_agent is not None and (next_user is None or next_agent <= next_user):
-            ev.response_latencies_ms.append(next_agent - u.end_ms)
-            run = 0
-        elif next_user is not None:
-            ev.no_response += 1
-            run += 1
-            longest = max(longest, run)
-    ev.longest_unanswered_run.append(longest)
+    eligible = [u for u in turns if agent_segment_at(agent, u.end_ms) is None]
+    tally_responses(eligible, agent, lambda _, u: (t for t in turns if t is not u), ev)
 
 
-def _overlap_events(tl: InteractionTimeline, ev: _Events) -> None:
+def _overlap_events(tl: InteractionTimeline, ev: EventPool) -> None:
     agent = tl.agent
     user = tl.user
     for u in user:
-        speaking = _agent_segment_at(agent, u.start_ms)
+        speaking = agent_segment_at(agent, u.start_ms)
         if speaking is not None:
             stop_after = speaking.end_ms - u.start_ms
             if u.kind == "turn":
@@ -120,7 +106,7 @@ def _overlap_events(tl: InteractionTimeline, ev: _Events) -> None:
     ev.agent_interruptions += sum(1 for a in agent if any(u.active_at(a.start_ms) for u in user))
 
 
-def _dead_air(tl: InteractionTimeline, ev: _Events) -> None:
+def _dead_air(tl: InteractionTimeline, ev: EventPool) -> None:
     cursor = 0.0
     for s in tl.segments:  # sorted by start
         start = min(s.start_ms, tl.end_ms)
@@ -132,53 +118,71 @@ def _dead_air(tl: InteractionTimeline, ev: _Events) -> None:
     ev.call_ms += tl.end_ms
 
 
-def _entry(value: float | None, count: int) -> dict[str, Any]:
+def _entry(value: float | None, count: int, keep: bool) -> dict[str, Any]:
+    """A panel entry; below ``MIN_EVENTS`` the value is dropped unless ``keep``."""
     insufficient = count < MIN_EVENTS
-    return {"value": None if insufficient else value, "count": count, "insufficient": insufficient}
+    shown = value if keep or not insufficient else None
+    return {"value": shown, "count": count, "insufficient": insufficient}
 
 
-def _rate(num: int, den: int) -> dict[str, Any]:
-    return _entry(num / den if den else None, den)
+def _rate(num: int, den: int, keep: bool) -> dict[str, Any]:
+    return _entry(num / den if den else None, den, keep)
 
 
-def _mean_s(values_ms: Sequence[float]) -> dict[str, Any]:
-    return _entry(fmean(values_ms) / 1000.0 if values_ms else None, len(values_ms))
+def _mean_s(values_ms: Sequence[float], keep: bool) -> dict[str, Any]:
+    return _entry(fmean(values_ms) / 1000.0 if values_ms else None, len(values_ms), keep)
 
 
-def _collect_events(timelines: Sequence[InteractionTimeline]) -> _Events:
-    """Pool events over ``timelines`` (after dropping each call-end artifact)."""
-    ev = _Events()
+def _collect_events(timelines: Sequence[InteractionTimeline], rules: Rules) -> EventPool:
+    """Pool events over ``timelines`` (each after its rule set's call-end filter)."""
+    if rules not in RULES:
+        raise ValueError(f"unknown interaction rules {rules!r}; expected one of {RULES}")
+    ev = EventPool()
     for raw in timelines:
-        tl = drop_call_end_artifact(raw)
-        _response_events(tl, ev)
-        _overlap_events(tl, ev)
+        if rules == "tau2":
+            tl = drop_final_tick(raw)
+            collect_tau2_events(tl, ev)
+        else:
+            tl = drop_call_end_artifact(raw)
+            _response_events(tl, ev)
+            _overlap_events(tl, ev)
         _dead_air(tl, ev)
     return ev
 
 
-def interaction_metrics(timelines: Sequence[InteractionTimeline]) -> dict[str, Any]:
-    """The τ-Voice panel pooled over ``timelines``; see the module docstring."""
-    ev = _collect_events(timelines)
+def _selectivity_overall(parts: Sequence[dict[str, Any]], keep: bool) -> dict[str, Any]:
+    enough = all(p["count"] >= MIN_EVENTS for p in parts)
+    has_all = all(p["value"] is not None for p in parts)
+    shown = (keep or enough) and has_all
+    return {
+        "value": fmean(p["value"] for p in parts) if shown else None,
+        "count": sum(p["count"] for p in parts),
+        "insufficient": not enough,
+    }
+
+
+def interaction_metrics(
+    timelines: Sequence[InteractionTimeline], rules: Rules = "duplexbench"
+) -> dict[str, Any]:
+    """The τ-Voice panel pooled over ``timelines`` under ``rules``; see the module docstring."""
+    ev = _collect_events(timelines, rules)
+    keep = rules == "tau2"
     responses = len(ev.response_latencies_ms)
     response_total = responses + ev.no_response
     yields = len(ev.yield_latencies_ms)
     out: dict[str, Any] = {
-        "response_latency": _mean_s(ev.response_latencies_ms),
-        "response_rate": _rate(responses, response_total),
-        "yield_latency": _mean_s(ev.yield_latencies_ms),
-        "yield_rate": _rate(yields, yields + ev.no_yield),
-        "agent_interruption_rate": _rate(ev.agent_interruptions, response_total),
+        "response_latency": _mean_s(ev.response_latencies_ms, keep),
+        "response_rate": _rate(responses, response_total, keep),
+        "yield_latency": _mean_s(ev.yield_latencies_ms, keep),
+        "yield_rate": _rate(yields, yields + ev.no_yield, keep),
+        "agent_interruption_rate": _rate(ev.agent_interruptions, response_total, keep),
     }
     for kind in SELECTIVITY_KINDS:
         total = ev.correct[kind] + ev.error[kind]
-        out[f"selectivity_{kind}"] = _rate(ev.correct[kind], total)
-    parts = [out[f"selectivity_{k}"] for k in SELECTIVITY_KINDS]
-    overall_ok = all(p["count"] >= MIN_EVENTS for p in parts)
-    out["selectivity"] = {
-        "value": fmean(p["value"] for p in parts) if overall_ok else None,
-        "count": sum(p["count"] for p in parts),
-        "insufficient": not overall_ok,
-    }
+        out[f"selectivity_{kind}"] = _rate(ev.correct[kind], total, keep)
+    out["selectivity"] = _selectivity_overall(
+        [out[f"selectivity_{k}"] for k in SELECTIVITY_KINDS], keep
+    )
     runs = ev.longest_unanswered_run
     out["unresponsive_period"] = {
         "flag": any(r >= UNRESPONSIVE_RUN for r in runs),
@@ -196,7 +200,7 @@ def interaction_metrics(timelines: Sequence[InteractionTimeline]) -> dict[str, A
     return out
 
 
-def _counts(ev: _Events, response_total: int, yields: int) -> dict[str, int]:
+def _counts(ev: EventPool, response_total: int, yields: int) -> dict[str, int]:
     counts = {
         "n_timelines": len(ev.longest_unanswered_run),
         "response_total": response_total,

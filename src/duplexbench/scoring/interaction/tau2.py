@@ -8,43 +8,46 @@ with ``contains_speech``, ``turn_taking_action`` and ``speech_effects`` /
 
 Mapping:
 
-* Contiguous ticks with speech form one segment per channel.
+* Contiguous ticks with speech form one segment per channel; the timeline keeps the
+  tick as ``tick_ms``.
 * User speech segment kind, by priority (``classify_user_segment``): "backchannel"
   when its first tick's action is ``backchannel``; "vocal_tic" / "non_directed" when
   any of its ticks carries a ``speech_insert`` of type ``vocal_tic`` /
-  ``non_directed_phrase`` (in speech or source effects); else "turn".
+  ``non_directed_phrase`` (in speech or source effects); else "turn". Every insert
+  kind found in it is kept in ``inserts``.
 * Out-of-turn inserts (ticks with a ``speech_insert`` but no user speech) become
-  user segments of that kind spanning the consecutive ticks with the same insert.
+  ``out_of_turn`` user segments of that kind, one per run of consecutive such ticks
+  carrying the same insert (type and text), as tau2-bench groups its effect segments
+  (an insert present twice on a tick, in speech and source effects, opens a second run).
 
-Known differences from tau2-bench's own pipeline (``tau2.metrics.voice_interaction_metrics``):
-
-* tau2 counts a user speech segment with an embedded insert that starts in silence
-  both as a response-eligible turn and as a selectivity event; here it is a vocal
-  tic / non-directed segment only.
-* tau2 scans yield windows tick by tick with ``range(start, start + window)``, so a
-  stop at exactly the window (2.0 s = 10 ticks) is *not* a yield there; here it is.
-* For out-of-turn inserts during agent speech tau2 records only errors (never a
-  "correct"); here the agent talking through counts as correct.
-* tau2 drops the final 1-tick user segment together with its tick (end shrinks by
-  one tick); here only the segment is dropped.
+Definitional differences from tau2-bench (``tau2.metrics.voice_interaction_metrics``):
+none by default. ``experiment_metrics`` uses tau2-bench's rule set (``rules="tau2"``),
+which reproduces tau2-bench's own numbers on its golden experiment; ``tau2_rules.py``
+and docs/metrics.md list each difference from the duplexbench rules. With
+``rules="duplexbench"`` the same timelines are scored as our own traces are: a
+speech segment with an insert counts as a vocal tic / non-directed segment only (not
+also as a turn), an out-of-turn insert the agent talks through is a correct event,
+yield windows are inclusive and measured to the agent segment's end, and the
+call-end artifact keeps ``end_ms``.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from duplexbench.scoring.interaction.metrics import interaction_metrics
+from duplexbench.scoring.interaction.metrics import Rules, interaction_metrics
 from duplexbench.scoring.interaction.timeline import (
+    InsertKind,
     InteractionTimeline,
     Segment,
-    SegmentKind,
     classify_user_segment,
 )
 
 DEFAULT_TICK_S = 0.2
-_INSERT_KINDS: dict[str, SegmentKind] = {
+_INSERT_KINDS: dict[str, InsertKind] = {
     "vocal_tic": "vocal_tic",
     "non_directed_phrase": "non_directed",
 }
@@ -54,17 +57,20 @@ def _speaks(chunk: dict[str, Any] | None) -> bool:
     return bool(chunk and chunk.get("contains_speech"))
 
 
-def _inserts(chunk: dict[str, Any] | None) -> set[SegmentKind]:
-    found: set[SegmentKind] = set()
-    if not chunk:
-        return found
+def _insert_keys(chunk: dict[str, Any] | None) -> list[tuple[InsertKind, str]]:
+    """(kind, text) of each speech insert on a chunk (speech and source effects)."""
+    found: list[tuple[InsertKind, str]] = []
     for key in ("speech_effects", "source_effects"):
-        effects = chunk.get(key) or {}
+        effects = (chunk or {}).get(key) or {}
         insert = effects.get("speech_insert") or {}
         kind = _INSERT_KINDS.get(str(insert.get("type", "")))
         if kind is not None:
-            found.add(kind)
+            found.append((kind, str(insert.get("text") or "")))
     return found
+
+
+def _inserts(chunk: dict[str, Any] | None) -> set[InsertKind]:
+    return {kind for kind, _ in _insert_keys(chunk)}
 
 
 def _action(chunk: dict[str, Any] | None) -> str:
@@ -85,6 +91,30 @@ def _runs(flags: list[bool]) -> list[tuple[int, int]]:
     return runs
 
 
+def _out_of_turn(users: list[dict[str, Any] | None], ms: float) -> list[Segment]:
+    """Runs of non-speech ticks carrying the same insert (kind and text).
+
+    An insert on a tick twice (speech and source effects) opens a second run. When a
+    tick carries fewer copies than the one before, the most recently opened runs go
+    on and the older ones end, as tau2-bench extends its effect segments.
+    """
+    Key = tuple[InsertKind, str]
+    open_runs: dict[Key, list[int]] = {}  # start ticks, oldest first
+    closed: list[tuple[Key, int, int]] = []
+    for i, chunk in enumerate([*users, None]):
+        last = i == len(users)
+        here: Counter[Key] = Counter() if last or _speaks(chunk) else Counter(_insert_keys(chunk))
+        for key in set(open_runs) | set(here):
+            runs = open_runs.get(key, [])
+            going_on = min(len(runs), here[key])
+            closed.extend((key, start, i) for start in runs[: len(runs) - going_on])
+            open_runs[key] = runs[len(runs) - going_on :] + [i] * (here[key] - going_on)
+    return [
+        Segment("user", a * ms, b * ms, kind=kind, text=text, out_of_turn=True)
+        for (kind, text), a, b in closed
+    ]
+
+
 def ticks_to_timeline(
     ticks: list[dict[str, Any]], tick_s: float = DEFAULT_TICK_S
 ) -> InteractionTimeline:
@@ -96,17 +126,15 @@ def ticks_to_timeline(
         Segment("agent", a * ms, b * ms) for a, b in _runs([_speaks(c) for c in agents])
     ]
     for a, b in _runs([_speaks(c) for c in users]):
-        kinds = set().union(*(_inserts(users[i]) for i in range(a, b)))
+        kinds: set[InsertKind] = set().union(*(_inserts(users[i]) for i in range(a, b)))
         kind = classify_user_segment(
             backchannel=_action(users[a]) == "backchannel",
             vocal_tic="vocal_tic" in kinds,
             non_directed="non_directed" in kinds,
         )
-        segments.append(Segment("user", a * ms, b * ms, kind=kind))
-    for kind in ("vocal_tic", "non_directed"):
-        flags = [not _speaks(c) and kind in _inserts(c) for c in users]
-        segments.extend(Segment("user", a * ms, b * ms, kind=kind) for a, b in _runs(flags))
-    return InteractionTimeline(segments=tuple(segments), end_ms=len(ticks) * ms)
+        segments.append(Segment("user", a * ms, b * ms, kind=kind, inserts=frozenset(kinds)))
+    segments.extend(_out_of_turn(users, ms))
+    return InteractionTimeline(segments=tuple(segments), end_ms=len(ticks) * ms, tick_ms=ms)
 
 
 def read_simulation(path: Path, tick_s: float = DEFAULT_TICK_S) -> InteractionTimeline:
@@ -139,6 +167,6 @@ def read_experiment(folder: Path) -> list[InteractionTimeline]:
     return [t for t in timelines if t.end_ms > 0]
 
 
-def experiment_metrics(folder: Path) -> dict[str, Any]:
-    """The τ-Voice panel pooled over an experiment folder."""
-    return interaction_metrics(read_experiment(folder))
+def experiment_metrics(folder: Path, rules: Rules = "tau2") -> dict[str, Any]:
+    """The τ-Voice panel pooled over an experiment folder (tau2-bench's rules by default)."""
+    return interaction_metrics(read_experiment(folder), rules=rules)

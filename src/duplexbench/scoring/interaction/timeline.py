@@ -13,6 +13,18 @@ Rules fixed here:
   lasts at most ``artifact_max_ms`` (default 200 ms, one τ-Voice tick). This is the
   neutral form of τ-Voice's rule (a 1-tick user segment on the very last tick, caused
   by the user simulator's ###STOP###). ``end_ms`` is kept unchanged.
+
+Extra fields read only by the tau2-bench rule set (``tau2_rules.py``); readers that
+do not know them leave the defaults and every other rule ignores them:
+
+* ``Segment.inserts``: the insert kinds ("vocal_tic", "non_directed") a user
+  segment carries besides its own ``kind`` (a turn with a cough played inside it
+  has kind "vocal_tic" and inserts {"vocal_tic"}; a backchannel with a tic keeps
+  kind "backchannel").
+* ``Segment.out_of_turn``: the segment is an audio insert played while the user
+  was not speaking (a tic or side remark in a pause), not user speech.
+* ``InteractionTimeline.tick_ms``: the time grid the timeline was sampled on (tau2
+  trajectories: 200 ms ticks); None for continuous timelines.
 """
 
 from __future__ import annotations
@@ -23,6 +35,7 @@ from typing import Literal
 
 Speaker = Literal["user", "agent"]
 SegmentKind = Literal["turn", "backchannel", "vocal_tic", "non_directed"]
+InsertKind = Literal["vocal_tic", "non_directed"]
 
 DEFAULT_ARTIFACT_MAX_MS = 200.0
 
@@ -36,12 +49,16 @@ class Segment:
     end_ms: float
     kind: SegmentKind = "turn"
     text: str = ""
+    inserts: frozenset[InsertKind] = frozenset()
+    out_of_turn: bool = False
 
     def __post_init__(self) -> None:
         if self.end_ms < self.start_ms:
             raise ValueError(f"segment ends before it starts: {self.start_ms}..{self.end_ms}")
-        if self.speaker == "agent" and self.kind != "turn":
-            raise ValueError("only user segments may have a kind other than 'turn'")
+        if self.speaker == "agent" and (self.kind != "turn" or self.inserts or self.out_of_turn):
+            raise ValueError("only user segments may have a kind other than 'turn' or inserts")
+        if self.out_of_turn and self.kind not in ("vocal_tic", "non_directed"):
+            raise ValueError("an out-of-turn segment is a vocal tic or non-directed speech")
 
     @property
     def duration_ms(self) -> float:
@@ -58,6 +75,7 @@ class InteractionTimeline:
 
     segments: tuple[Segment, ...]
     end_ms: float
+    tick_ms: float | None = None
 
     def __post_init__(self) -> None:
         ordered = tuple(sorted(self.segments, key=lambda s: (s.start_ms, s.end_ms, s.speaker)))
@@ -104,8 +122,10 @@ def drop_call_end_artifact(
     return replace(timeline, segments=kept)
 
 
-def make_timeline(segments: Sequence[Segment], end_ms: float | None = None) -> InteractionTimeline:
+def make_timeline(
+    segments: Sequence[Segment], end_ms: float | None = None, tick_ms: float | None = None
+) -> InteractionTimeline:
     """Build a timeline; ``end_ms`` defaults to the latest segment end (0 when empty)."""
     if end_ms is None:
         end_ms = max((s.end_ms for s in segments), default=0.0)
-    return InteractionTimeline(segments=tuple(segments), end_ms=end_ms)
+    return InteractionTimeline(segments=tuple(segments), end_ms=end_ms, tick_ms=tick_ms)
