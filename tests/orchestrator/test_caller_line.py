@@ -11,7 +11,11 @@ from conftest import fixture_item
 from duplexbench.agents.audio_builtin import AudioOracle, SilentAgent
 from duplexbench.audio.effects import EffectsConfig
 from duplexbench.audio.pcm import sha256_pcm
+from duplexbench.items.load import item_checksum
+from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode
+from duplexbench.orchestrator.episode import EpisodeSetup
 from duplexbench.scoring.episode import score_episode
+from duplexbench.speech.bank import SpeechBank
 from duplexbench.trace.condition_events import ConditionSetup, UserEffect
 from duplexbench.trace.events import EpisodeAudio, UserUtterance
 from duplexbench.users.caller import CallerConfig
@@ -102,3 +106,17 @@ def test_natural_turn_taking_runs_with_the_oracle(frame_ms: int) -> None:
     record = run_audio(item, AudioOracle(), privileged=True, frame_ms=frame_ms, turn_taking=natural)
     assert record.error is None
     assert score_episode(item, record.events).status == "ok"
+
+
+def test_a_caller_persona_changes_the_callers_voice_not_the_agents() -> None:
+    item = fixture_item("form-expense-correction")
+    persona = CallerConfig(personas=("patient-american",))
+    episode = AudioEpisode(
+        EpisodeSetup(item, item_checksum(item), "tests", "oracle", "accents", 0, 0),
+        AudioOracle(),
+        SpeechBank(),
+        privileged=True,
+        config=AudioChannelConfig(user_voice="synthetic:alto", caller=persona),
+    )
+    assert episode.voice == "flite:slt"
+    assert episode.audio_session().speech.default_voice == "synthetic:alto"  # type: ignore[union-attr]

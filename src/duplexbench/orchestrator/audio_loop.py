@@ -133,6 +133,7 @@ class AudioEpisode(EpisodeCore):
         self.n = samples_for_ms(self.config.frame_ms)
         voice = self.config.user_voice or self.item.user.persona.voice
         voice = str(DEFAULT_VOICE if voice in ("", "default") else VoiceRef.parse(voice))
+        self.agent_voice = voice  # local agents' default TTS voice: never the caller persona's
         self.caller = freeze_caller(
             self.config.caller, self.config.turn_taking, self.item.id, setup.repetition_seed, voice
         )
@@ -163,7 +164,10 @@ class AudioEpisode(EpisodeCore):
 
     def audio_session(self) -> AudioSession:
         return AudioSession(
-            self.session(), self.config.frame_ms, SAMPLE_RATE, BankSpeech(self.bank, self.voice)
+            self.session(),
+            self.config.frame_ms,
+            SAMPLE_RATE,
+            BankSpeech(self.bank, self.agent_voice),
         )
 
     def emit_start(self, session: AgentSession, channel: Literal["text", "audio"]) -> None:
