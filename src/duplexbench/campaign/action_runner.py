@@ -17,19 +17,18 @@ from duplexbench.agents.registry import AgentInfo, AgentSpec, get_agent
 from duplexbench.campaign.action_scoring import (
     index_row,
     make_action_judge,
-    save_action_episode,
-    score_action_trace,
     summarize_actions,
 )
 from duplexbench.campaign.conditions import get_condition
-from duplexbench.campaign.rundir import write_index, write_json, write_model
+from duplexbench.campaign.engine import Target
+from duplexbench.campaign.execution import execute, start_run_dir
+from duplexbench.campaign.jobs import JobConfig
+from duplexbench.campaign.lock import run_lock
+from duplexbench.campaign.rundir import write_index, write_json
 from duplexbench.campaign.runner import RunOptions, campaign_spec, free_run_dir, prepare_run_dir
-from duplexbench.campaign.spec import IndexRow, episode_dir, slug
+from duplexbench.campaign.spec import slug
 from duplexbench.items.action_suite import ActionSuite, load_action_suite
-from duplexbench.orchestrator.replay import ActionSetup, ReplayConfig
-from duplexbench.orchestrator.replay_loop import ActionEpisode
 from duplexbench.scoring.actions.result import ActionScore
-from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.tts import VoiceRef, get_tts
 
 ActionProgress = Callable[[int, int, ActionScore], None]
@@ -68,42 +67,28 @@ def run_action_campaign(
     info, agent_spec = get_agent(opts.agent)
     suite = load_action_suite(opts.suite).select(list(opts.items) or None, opts.limit)
     _check(info, agent_spec, suite)
-    bank = SpeechBank(opts.speech_cache)
     out = opts.out or free_run_dir(Path("runs") / slug(f"{suite.name}-{agent_spec.name}"))
-    prepare_run_dir(out, opts.overwrite)
     spec = campaign_spec(opts, suite)
-    write_model(out / "campaign.json", spec)
-    for item in suite.items:
-        write_json(out / "items" / f"{item.id}.json", item.model_dump(mode="json"))
-    config = ReplayConfig(frame_ms=opts.frame_ms)
-    judge = make_action_judge(opts.judge, out)
-    scores: list[ActionScore] = []
-    rows: list[IndexRow] = []
-    total = len(suite.items) * opts.repeats
-    for item in suite.items:
-        for repetition in range(opts.repeats):
-            setup = ActionSetup(
-                item,
-                spec.item_checksums[item.id],
-                suite.name,
-                spec.agent,
-                opts.condition,
-                repetition,
-                opts.seed,
-            )
-            agent = info.create(agent_spec, "audio")
-            assert isinstance(agent, StepAgent)
-            record = ActionEpisode(
-                setup, agent, bank, privileged=info.privileged, config=config
-            ).run()
-            rel = episode_dir(spec, item.id, repetition)
-            save_action_episode(out / rel, record)
-            score = score_action_trace(item, out / rel, repetition, judge)
-            scores.append(score)
-            rows.append(index_row(score, rel))
-            if progress is not None:
-                progress(len(scores), total, score)
-    write_index(out, rows)
-    summary = summarize_actions(spec, scores)
-    write_json(out / "summary.json", summary)
+    if not opts.execution.resume:
+        prepare_run_dir(out, opts.overwrite)
+    with run_lock(out):
+        start_run_dir(out, spec, suite.items, opts.execution)
+        config = JobConfig(
+            "action",
+            suite.name,
+            opts.agent,
+            spec.agent,
+            opts.condition,
+            opts.seed,
+            opts.frame_ms,
+            None if opts.speech_cache is None else str(opts.speech_cache),
+        )
+        judge = make_action_judge(opts.judge, out)
+        target = Target(out, spec, {i.id: i for i in suite.items}, config, judge)
+        execute([target], opts.execution, progress)  # type: ignore[arg-type]
+        ordered = target.ordered_scores()
+        scores = [s for _, s in ordered if isinstance(s, ActionScore)]
+        write_index(out, [index_row(s, rel) for rel, s in ordered if isinstance(s, ActionScore)])
+        summary = summarize_actions(spec, scores)
+        write_json(out / "summary.json", summary)
     return ActionRunResult(out, summary, scores)

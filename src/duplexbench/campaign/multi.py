@@ -110,7 +110,10 @@ def run_conditions(
     suite_name = Path(opts.suite).name
     base = Path("runs") / slug(f"{suite_name}-{opts.agent}-{'-'.join(names)}")
     out = opts.out or free_run_dir(base)
-    _prepare(out, opts.overwrite)
+    if opts.execution.resume:
+        out.mkdir(parents=True, exist_ok=True)
+    else:
+        _prepare(out, opts.overwrite)
     write_json(out / MARKER, {"conditions": list(names), "status": "running"})
     runs: dict[str, RunResult] = {}
     for name in names:

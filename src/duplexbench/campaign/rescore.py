@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from duplexbench.campaign.rundir import read_campaign, read_items, write_index, write_json
-from duplexbench.campaign.runner import index_row, make_judge, score_trace, summarize
+from duplexbench.campaign.runner import index_row, make_judge, summarize
+from duplexbench.campaign.scores import score_trace
 from duplexbench.campaign.spec import JudgeConfig
 from duplexbench.scoring.episode import EpisodeScore
 from duplexbench.scoring.judge import FieldJudge

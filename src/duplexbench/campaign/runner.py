@@ -9,33 +9,33 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import duplexbench
 from duplexbench.agents.registry import get_agent, redact_spec
 from duplexbench.campaign.conditions import DEFAULT_CONDITION, get_condition
-from duplexbench.campaign.execute import EpisodeRunner, save_episode
+from duplexbench.campaign.engine import Target
+from duplexbench.campaign.execute import EpisodeRunner
+from duplexbench.campaign.execution import ExecutionOptions, execute, start_run_dir
+from duplexbench.campaign.jobs import JobConfig
+from duplexbench.campaign.lock import run_lock
 from duplexbench.campaign.prices import load_prices
 from duplexbench.campaign.rundir import (
     RunDirError,
     write_index,
     write_json,
-    write_model,
 )
-from duplexbench.campaign.spec import CampaignSpec, IndexRow, JudgeConfig, episode_dir, slug
+from duplexbench.campaign.spec import CampaignSpec, IndexRow, JudgeConfig, slug
 from duplexbench.items.action_suite import ActionSuite
 from duplexbench.items.load import item_checksum
 from duplexbench.items.suite import Suite, load_suite
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.orchestrator.episode import EpisodeSetup
-from duplexbench.scoring.episode import EpisodeScore, error_score, score_episode
+from duplexbench.scoring.episode import EpisodeScore
 from duplexbench.scoring.judge import PROMPT_VERSION, FieldJudge, JudgeCache, OpenAIChatJudge
 from duplexbench.scoring.summary import build_summary
 from duplexbench.scoring.usage import price_for
 from duplexbench.speech.bank import SpeechBank
-from duplexbench.trace.io import TraceError, read_events
 from duplexbench.users.decision import DeciderConfig
 
 Progress = Callable[[int, int, EpisodeScore], None]
@@ -61,6 +61,8 @@ class RunOptions:
     """Optional LLM decision model of the user (cache default: RUN_DIR/user-decisions.jsonl)."""
     noise_dir: Path | None = None
     """Recordings (`<kind>/*.wav`) instead of procedural noise and bursts."""
+    execution: ExecutionOptions = field(default_factory=ExecutionOptions)
+    """Backend, workers, retries, limits, resume."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,10 @@ def free_run_dir(base: Path) -> Path:
 def prepare_run_dir(out: Path, overwrite: bool) -> None:
     if out.exists() and any(out.iterdir()):
         if not overwrite:
-            raise RunDirError(f"{out} exists and is not empty; choose another --out or --overwrite")
+            raise RunDirError(
+                f"{out} exists and is not empty; --resume to continue it, or choose another "
+                "--out, or --overwrite"
+            )
         if not (out / "campaign.json").exists():
             raise RunDirError(f"{out} is not a run directory; refusing to overwrite it")
         shutil.rmtree(out)
@@ -123,7 +128,7 @@ def campaign_spec(opts: RunOptions, suite: Suite | ActionSuite) -> CampaignSpec:
 
 
 def run_campaign(opts: RunOptions, progress: Progress | None = None) -> RunResult:
-    """Run every episode of a campaign and write the run directory."""
+    """Run every episode of a campaign not complete yet and write the run directory."""
     condition = get_condition(opts.condition)
     info, agent_spec = get_agent(opts.agent)
     bank = SpeechBank(opts.speech_cache) if condition.channel == "audio" else None
@@ -132,62 +137,39 @@ def run_campaign(opts: RunOptions, progress: Progress | None = None) -> RunResul
     out = opts.out or free_run_dir(Path("runs") / slug(f"{suite.name}-{agent_spec.name}"))
     decider = opts.user_model
     if decider is not None and decider.cache is None:
-        decider = replace(decider, cache=out / "user-decisions.jsonl")
+        decider = replace(decider, cache=out.resolve() / "user-decisions.jsonl")
     noise_dir = None if opts.noise_dir is None else str(opts.noise_dir.resolve())
     runner = EpisodeRunner(
         info, agent_spec, condition, opts.frame_ms, bank, opts.realtime_speed, decider, noise_dir
     )
     runner.check(suite.items)
-    prepare_run_dir(out, opts.overwrite)
     spec = campaign_spec(opts, suite)
-    write_model(out / "campaign.json", spec)
-    for item in suite.items:
-        write_json(out / "items" / f"{item.id}.json", item.model_dump(mode="json"))
-    judge = make_judge(opts.judge, out)
-    scores: list[EpisodeScore] = []
-    rows: list[IndexRow] = []
-    total = len(suite.items) * opts.repeats
-    for item in suite.items:
-        for repetition in range(opts.repeats):
-            setup = EpisodeSetup(
-                item,
-                spec.item_checksums[item.id],
-                suite.name,
-                spec.agent,
-                opts.condition,
-                repetition,
-                opts.seed,
-            )
-            record = runner.run(setup)
-            rel = episode_dir(spec, item.id, repetition)
-            save_episode(out / rel, record)
-            score = score_trace(item, out / rel, judge, repetition)
-            scores.append(score)
-            rows.append(index_row(score, rel))
-            if progress is not None:
-                progress(len(scores), total, score)
-    write_index(out, rows)
-    summary = summarize(spec, scores)
-    write_json(out / "summary.json", summary)
+    if not opts.execution.resume:
+        prepare_run_dir(out, opts.overwrite)
+    with run_lock(out):
+        start_run_dir(out, spec, suite.items, opts.execution)
+        judge = make_judge(opts.judge, out)
+        config = JobConfig(
+            "workflow",
+            suite.name,
+            opts.agent,
+            spec.agent,
+            opts.condition,
+            opts.seed,
+            opts.frame_ms,
+            None if opts.speech_cache is None else str(opts.speech_cache),
+            opts.realtime_speed,
+            decider,
+            noise_dir,
+        )
+        target = Target(out, spec, {i.id: i for i in suite.items}, config, judge)
+        execute([target], opts.execution, progress)  # type: ignore[arg-type]
+        ordered = target.ordered_scores()
+        scores = [s for _, s in ordered if isinstance(s, EpisodeScore)]
+        write_index(out, [index_row(s, rel) for rel, s in ordered if isinstance(s, EpisodeScore)])
+        summary = summarize(spec, scores)
+        write_json(out / "summary.json", summary)
     return RunResult(out, summary, scores, judge)
-
-
-def score_trace(
-    item: WorkflowItem,
-    folder: Path,
-    judge: FieldJudge | None,
-    repetition: int,
-    write: bool = True,
-) -> EpisodeScore:
-    """Score the episode in `folder` from its `events.jsonl`; write `result.json`."""
-    try:
-        events = read_events(folder / "events.jsonl")
-        score = score_episode(item, events, judge)
-    except TraceError as exc:
-        score = error_score(item.id, repetition, f"unreadable trace: {exc}")
-    if write and folder.exists():
-        write_model(folder / "result.json", score)
-    return score
 
 
 def index_row(score: EpisodeScore, rel: str) -> IndexRow:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.markup import escape
@@ -25,6 +26,7 @@ from duplexbench.cli._common import (
 )
 from duplexbench.cli.action_table import print_action_scorecard
 from duplexbench.cli.compare_table import print_comparison
+from duplexbench.cli.execution_options import execution_from, execution_options
 from duplexbench.items.action_suite import suite_family
 from duplexbench.items.errors import ItemError
 from duplexbench.scoring.actions.result import ActionScore
@@ -127,6 +129,7 @@ Tick = Callable[[int, int, EpisodeScore | ActionScore], None]
     "...); kinds without a folder stay procedural. Checked before any episode runs.",
 )
 @judge_options
+@execution_options
 def run_command(
     *,
     suite: str,
@@ -151,6 +154,7 @@ def run_command(
     user_base_url: str | None,
     user_cache: Path | None,
     noise_dir: Path | None,
+    **execution: Any,
 ) -> None:
     """Run every item of SUITE with AGENT, REPEATS times, and score the episodes.
 
@@ -187,6 +191,7 @@ def run_command(
         judge=judge_config(judge_model, judge_base_url, judge_cache),
         user_model=_user_model(user_model, user_base_url, user_cache),
         noise_dir=noise_dir,
+        execution=execution_from(execution),
     )
     try:
         names = parse_conditions(condition)

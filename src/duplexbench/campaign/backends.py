@@ -1,0 +1,138 @@
+"""Where episode jobs run: in this process, in a local process pool, or on Ray.
+
+A backend takes :class:`~duplexbench.campaign.jobs.EpisodeJob` objects and hands
+back :class:`~duplexbench.campaign.jobs.JobResult` objects as they finish; the
+driver (`campaign/engine.py`) decides what to submit and writes the results.
+
+- ``local`` with one worker runs each job inline (no pickling, no start-up);
+  with more, a ``spawn`` process pool (each worker builds its agents and TTS
+  once and keeps them). A worker that dies (killed, out of memory) fails only
+  its job, as an error, and the pool is rebuilt.
+- ``ray`` submits each job as a Ray task (``ray.init(address)``; no address:
+  a local Ray instance). Results come back as bytes, so workers need no
+  shared file system with the driver. Install with ``duplexbench[ray]``.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+from typing import Any, Protocol
+
+from duplexbench.campaign.jobs import EpisodeJob, JobResult, execute_job
+
+
+class Backend(Protocol):
+    slots: int
+    """How many jobs may be in flight at once."""
+
+    def submit(self, job: EpisodeJob) -> None: ...
+
+    def wait(self) -> list[tuple[EpisodeJob, JobResult]]:
+        """Block until at least one submitted job has finished; return those finished."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class InlineBackend:
+    slots = 1
+
+    def __init__(self) -> None:
+        self._done: list[tuple[EpisodeJob, JobResult]] = []
+
+    def submit(self, job: EpisodeJob) -> None:
+        self._done.append((job, execute_job(job)))
+
+    def wait(self) -> list[tuple[EpisodeJob, JobResult]]:
+        done, self._done = self._done, []
+        return done
+
+    def close(self) -> None:
+        return None
+
+
+def _died(job: EpisodeJob, exc: BaseException) -> JobResult:
+    return JobResult(job.rel, {}, f"worker failed: {type(exc).__name__}: {exc}", 0.0)
+
+
+class PoolBackend:
+    def __init__(self, workers: int) -> None:
+        if workers < 1:
+            raise ValueError(f"workers must be >= 1, got {workers}")
+        self.slots = workers
+        self._pool = self._new_pool()
+        self._futures: dict[cf.Future[JobResult], EpisodeJob] = {}
+
+    def _new_pool(self) -> cf.ProcessPoolExecutor:
+        context = multiprocessing.get_context("spawn")
+        return cf.ProcessPoolExecutor(max_workers=self.slots, mp_context=context)
+
+    def submit(self, job: EpisodeJob) -> None:
+        try:
+            future = self._pool.submit(execute_job, job)
+        except cf.process.BrokenProcessPool:
+            self._pool = self._new_pool()
+            future = self._pool.submit(execute_job, job)
+        self._futures[future] = job
+
+    def wait(self) -> list[tuple[EpisodeJob, JobResult]]:
+        if not self._futures:
+            return []
+        finished, _ = cf.wait(self._futures, return_when=cf.FIRST_COMPLETED)
+        out = []
+        for future in finished:
+            job = self._futures.pop(future)
+            try:
+                out.append((job, future.result()))
+            except Exception as exc:  # the worker process died under this job
+                out.append((job, _died(job, exc)))
+        return out
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class RayBackend:
+    def __init__(self, address: str | None, workers: int | None) -> None:
+        try:
+            import ray  # noqa: PLC0415 - optional extra, imported only for this backend
+        except ImportError:
+            raise ValueError("the ray backend needs Ray: pip install 'duplexbench[ray]'") from None
+        self._ray: Any = ray
+        if not self._ray.is_initialized():
+            self._ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        cpus = int(self._ray.cluster_resources().get("CPU", 1))
+        self.slots = max(1, workers or cpus)
+        self._task = self._ray.remote(num_cpus=1, max_retries=0)(execute_job)
+        self._refs: dict[Any, EpisodeJob] = {}
+
+    def submit(self, job: EpisodeJob) -> None:
+        self._refs[self._task.remote(job)] = job
+
+    def wait(self) -> list[tuple[EpisodeJob, JobResult]]:
+        if not self._refs:
+            return []
+        ready, _ = self._ray.wait(list(self._refs), num_returns=1)
+        out = []
+        for ref in ready:
+            job = self._refs.pop(ref)
+            try:
+                out.append((job, self._ray.get(ref)))
+            except Exception as exc:  # the task's worker died or the task failed
+                out.append((job, _died(job, exc)))
+        return out
+
+    def close(self) -> None:
+        for ref in self._refs:
+            self._ray.cancel(ref, force=True)
+        self._refs.clear()
+
+
+def make_backend(name: str, workers: int = 1, ray_address: str | None = None) -> Backend:
+    """`local` (inline for one worker, else a process pool) or `ray`."""
+    if name == "local":
+        return InlineBackend() if workers <= 1 else PoolBackend(workers)
+    if name == "ray":
+        return RayBackend(ray_address, workers if workers > 1 else None)
+    raise ValueError(f"unknown backend {name!r}; use 'local' or 'ray'")

@@ -1,0 +1,196 @@
+"""The campaign driver: resumable, retrying, concurrency-limited episode execution.
+
+For each run directory (`Target`) it lists the episodes in their fixed order
+(`CampaignSpec.episodes`). An episode is complete only when its folder holds a
+`result.json`; the folder is filled as `<name>.partial/` (files, then the
+score written from the trace) and renamed into place in one step, so a runner
+killed at any moment leaves complete episodes and, at worst, a `.partial`
+folder that the next run deletes and redoes. Rerunning therefore skips every
+complete episode and duplicates none.
+
+Jobs go to a backend (`backends.py`). A job that ends in an error (the agent
+or its connection failed, a worker died) is retried after `backoff_s`,
+doubling each time, up to `retries` times; after that it is kept as an error
+episode, never scored as a failure. `limits` caps how many episodes of one
+agent spec run at once (hosted APIs have rate limits).
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from duplexbench.campaign.backends import Backend
+from duplexbench.campaign.jobs import EpisodeJob, JobConfig, JobResult
+from duplexbench.campaign.rundir import write_model
+from duplexbench.campaign.scores import Score, error_of, read_score, score_folder
+from duplexbench.campaign.spec import CampaignSpec
+from duplexbench.items.action import ActionItem
+from duplexbench.items.workflow import WorkflowItem
+from duplexbench.scoring.actions.judge import ActionJudge
+from duplexbench.scoring.judge import FieldJudge
+
+PARTIAL = ".partial"
+
+
+@dataclass
+class Target:
+    """One run directory and what its episodes need."""
+
+    run_dir: Path
+    spec: CampaignSpec
+    items: dict[str, WorkflowItem] | dict[str, ActionItem]
+    config: JobConfig
+    judge: FieldJudge | ActionJudge | None = None
+    scores: dict[str, Score] = field(default_factory=dict)
+    """Finished episodes by relative folder."""
+
+    def ordered_scores(self) -> list[tuple[str, Score]]:
+        return [(rel, self.scores[rel]) for _, _, rel in self.spec.episodes() if rel in self.scores]
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    retries: int = 0
+    backoff_s: float = 1.0
+    limits: dict[str, int] = field(default_factory=dict)
+    """Agent spec -> most episodes of it in flight."""
+
+
+@dataclass
+class Progress:
+    total: int = 0
+    done: int = 0
+    skipped: int = 0
+    errors: int = 0
+    retried: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+
+Listener = Callable[[Progress, Score | None], None]
+
+
+def _pending(target: Target) -> Iterator[EpisodeJob]:
+    """Jobs of the episodes not complete yet; complete ones are loaded into `scores`."""
+    for partial in target.run_dir.glob(f"episodes/**/*{PARTIAL}"):
+        shutil.rmtree(partial, ignore_errors=True)
+    for item_id, repetition, rel in target.spec.episodes():
+        folder = target.run_dir / rel
+        done = read_score(folder, target.spec.family)
+        if done is not None:
+            target.scores[rel] = done
+            continue
+        shutil.rmtree(folder, ignore_errors=True)  # an incomplete episode: redo it
+        item = target.items[item_id]
+        yield EpisodeJob(
+            target.config,
+            item.model_dump(mode="json"),
+            target.spec.item_checksums[item_id],
+            repetition,
+            rel,
+        )
+
+
+def place(target: Target, job: EpisodeJob, result: JobResult) -> Score:
+    """Write the job's files, score them, and rename the folder into place."""
+    final = target.run_dir / job.rel
+    partial = final.with_name(final.name + PARTIAL)
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    for name, data in result.files.items():
+        (partial / name).write_bytes(data)
+    item = target.items[job.item_id]
+    if "events.jsonl" in result.files:
+        score = score_folder(item, partial, target.judge, job.repetition)
+    else:
+        score = error_of(item, job.repetition, result.error or "the episode produced no trace")
+        write_model(partial / "result.json", score)
+    shutil.rmtree(final, ignore_errors=True)
+    os.replace(partial, final)
+    return score
+
+
+class _Scheduler:
+    def __init__(self, options: EngineOptions, backend: Backend) -> None:
+        self.options, self.backend = options, backend
+        self.ready: list[tuple[float, int, EpisodeJob, Target]] = []
+        self.in_flight: dict[str, int] = {}
+        self.owner: dict[int, Target] = {}
+        """Target of each submitted job (backends hand back the job object submitted)."""
+        self._n = 0
+
+    def add(self, job: EpisodeJob, target: Target, at: float = 0.0) -> None:
+        self._n += 1
+        heapq.heappush(self.ready, (at, self._n, job, target))
+
+    def _allowed(self, job: EpisodeJob) -> bool:
+        limit = self.options.limits.get(job.config.agent)
+        return limit is None or self.in_flight.get(job.config.agent, 0) < limit
+
+    def fill(self) -> None:
+        """Submit ready jobs while there are free slots and the agent limits allow."""
+        held: list[tuple[float, int, EpisodeJob, Target]] = []
+        now = time.monotonic()
+        while self.ready and sum(self.in_flight.values()) < self.backend.slots:
+            entry = heapq.heappop(self.ready)
+            at, _, job, target = entry
+            if at > now or not self._allowed(job):
+                held.append(entry)
+                continue
+            self.in_flight[job.config.agent] = self.in_flight.get(job.config.agent, 0) + 1
+            self.owner[id(job)] = target
+            self.backend.submit(job)
+        for entry in held:
+            heapq.heappush(self.ready, entry)
+
+    def finished(self) -> list[tuple[EpisodeJob, JobResult, Target]]:
+        if not any(self.in_flight.values()):
+            delay = self.ready[0][0] - time.monotonic() if self.ready else 0.0
+            time.sleep(max(0.0, delay))  # only backoff waits: nothing is running
+            return []
+        out = []
+        for job, result in self.backend.wait():
+            self.in_flight[job.config.agent] -= 1
+            target = self.owner.pop(id(job))
+            out.append((job, result, target))
+        return out
+
+
+def run_targets(
+    targets: list[Target],
+    backend: Backend,
+    options: EngineOptions | None = None,
+    listener: Listener | None = None,
+) -> Progress:
+    """Run every incomplete episode of `targets` (module docstring)."""
+    opts = options or EngineOptions()
+    sched = _Scheduler(opts, backend)
+    progress = Progress()
+    for target in targets:
+        for job in _pending(target):
+            sched.add(job, target)
+        progress.skipped += len(target.scores)
+    progress.total = progress.skipped + len(sched.ready)
+    progress.done = progress.skipped
+    if listener is not None:
+        listener(progress, None)
+    while sched.ready or any(sched.in_flight.values()):
+        sched.fill()
+        for job, result, target in sched.finished():
+            if result.error is not None and job.attempt < opts.retries:
+                progress.retried += 1
+                delay = opts.backoff_s * 2**job.attempt
+                sched.add(replace(job, attempt=job.attempt + 1), target, time.monotonic() + delay)
+                continue
+            score = place(target, job, result)
+            target.scores[job.rel] = score
+            progress.done += 1
+            progress.errors += score.status == "error"
+            if listener is not None:
+                listener(progress, score)
+    return progress

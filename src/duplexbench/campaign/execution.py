@@ -1,0 +1,74 @@
+"""How a run executes: backend, workers, retries, limits, resume; and the run-dir start.
+
+`run` and `campaign run` share this: the run directory is locked for the
+whole run, its `campaign.json` is written (or, when resuming, checked against
+the new settings), and the engine runs what is not complete yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from duplexbench.campaign.backends import make_backend
+from duplexbench.campaign.engine import EngineOptions, Progress, Target, run_targets
+from duplexbench.campaign.rundir import RunDirError, read_campaign, write_json, write_model
+from duplexbench.campaign.scores import Score
+from duplexbench.campaign.spec import CampaignSpec
+
+SETTINGS_KEPT = ("duplexbench_version",)
+"""campaign.json fields a resumed run may change."""
+
+
+@dataclass(frozen=True)
+class ExecutionOptions:
+    backend: str = "local"
+    workers: int = 1
+    ray_address: str | None = None
+    retries: int = 0
+    backoff_s: float = 1.0
+    limits: dict[str, int] = field(default_factory=dict)
+    resume: bool = False
+    """Continue a run directory made with the same settings (skip complete episodes)."""
+
+
+def start_run_dir(out: Path, spec: CampaignSpec, items: list[Any], ex: ExecutionOptions) -> None:
+    """Write `campaign.json` and the item snapshots, or check them when resuming."""
+    if (out / "campaign.json").exists():
+        if not ex.resume:
+            raise RunDirError(
+                f"{out} holds a run; rerun with --resume to continue it, or choose another "
+                "--out, or --overwrite"
+            )
+        old = read_campaign(out).model_dump(exclude=set(SETTINGS_KEPT))
+        new = spec.model_dump(exclude=set(SETTINGS_KEPT))
+        changed = sorted(k for k in new if old.get(k) != new[k])
+        if changed:
+            raise RunDirError(
+                f"{out} was made with other settings ({', '.join(changed)} differ); "
+                "it cannot be resumed with these"
+            )
+    write_model(out / "campaign.json", spec)
+    for item in items:
+        write_json(out / "items" / f"{item.id}.json", item.model_dump(mode="json"))
+
+
+def execute(
+    targets: list[Target],
+    ex: ExecutionOptions,
+    progress: Callable[[int, int, Score], None] | None = None,
+) -> Progress:
+    """Run the targets' incomplete episodes on the chosen backend."""
+
+    def listen(state: Progress, score: Score | None) -> None:
+        if progress is not None and score is not None:
+            progress(state.done, state.total, score)
+
+    backend = make_backend(ex.backend, ex.workers, ex.ray_address)
+    try:
+        options = EngineOptions(ex.retries, ex.backoff_s, dict(ex.limits))
+        return run_targets(targets, backend, options, listen)
+    finally:
+        backend.close()

@@ -1,0 +1,153 @@
+"""One episode as a self-contained job: what a worker process (or a Ray task) runs.
+
+A job carries everything it needs (the item snapshot as JSON, the agent spec,
+the condition and options) and returns the episode's files as bytes, so it
+runs the same in this process, in a local process pool or on another machine
+without a shared file system. The driver writes the files into the run
+directory and scores them (`campaign/engine.py`). Expensive things (agents'
+models, TTS engines, the speech bank) are built once per worker process and
+reused across its jobs.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from duplexbench.agents.audio_protocol import StepAgent
+from duplexbench.agents.registry import get_agent
+from duplexbench.campaign.action_scoring import save_action_episode
+from duplexbench.campaign.conditions import get_condition
+from duplexbench.campaign.execute import EpisodeRunner, save_episode
+from duplexbench.items.action_suite import parse_action_item
+from duplexbench.items.load import parse_item
+from duplexbench.orchestrator.episode import EpisodeSetup
+from duplexbench.orchestrator.replay import ActionSetup, ReplayConfig
+from duplexbench.orchestrator.replay_loop import ActionEpisode
+from duplexbench.speech.bank import SpeechBank
+from duplexbench.users.decision import DeciderConfig
+
+
+@dataclass(frozen=True)
+class JobConfig:
+    """What every episode of one run directory shares."""
+
+    family: Literal["workflow", "action"]
+    suite: str
+    agent: str
+    """The agent spec as given (options included)."""
+    agent_label: str
+    """The spec as recorded in traces (`redact_spec`: no secrets)."""
+    condition: str
+    seed: int = 0
+    frame_ms: int = 20
+    speech_cache: str | None = None
+    realtime_speed: float = 1.0
+    decider: DeciderConfig | None = None
+    noise_dir: str | None = None
+
+
+@dataclass(frozen=True)
+class EpisodeJob:
+    config: JobConfig
+    item: dict[str, Any]
+    """The item snapshot (as in RUN_DIR/items/<id>.json)."""
+    item_checksum: str
+    repetition: int
+    rel: str
+    """Episode folder relative to the run directory."""
+    attempt: int = 0
+
+    @property
+    def item_id(self) -> str:
+        return str(self.item["id"])
+
+
+@dataclass(frozen=True)
+class JobResult:
+    rel: str
+    files: dict[str, bytes]
+    """events.jsonl, audio.wav, ... (empty when the episode could not run at all)."""
+    error: str | None
+    seconds: float
+
+    @property
+    def status(self) -> str:
+        return "ok" if self.error is None else "error"
+
+
+_RUNNERS: dict[tuple[Any, ...], EpisodeRunner] = {}
+_BANKS: dict[str | None, SpeechBank] = {}
+
+
+def _bank(path: str | None) -> SpeechBank:
+    if path not in _BANKS:
+        _BANKS[path] = SpeechBank(Path(path) if path else None)
+    return _BANKS[path]
+
+
+def _workflow_runner(c: JobConfig) -> EpisodeRunner:
+    key: tuple[Any, ...] = (c.agent, c.condition, c.frame_ms, c.speech_cache)
+    key += (c.realtime_speed, c.decider, c.noise_dir)
+    if key not in _RUNNERS:
+        info, spec = get_agent(c.agent)
+        condition = get_condition(c.condition)
+        bank = _bank(c.speech_cache) if condition.channel == "audio" else None
+        runner = EpisodeRunner(
+            info, spec, condition, c.frame_ms, bank, c.realtime_speed, c.decider, c.noise_dir
+        )
+        _RUNNERS[key] = runner
+    return _RUNNERS[key]
+
+
+def _run_into(job: EpisodeJob, folder: Path) -> str | None:
+    """Run the episode and save its files into `folder`; the episode's error, if any."""
+    c = job.config
+    if c.family == "action":
+        item = parse_action_item(job.item, f"items/{job.item_id}.json")
+        info, agent_spec = get_agent(c.agent)
+        agent = info.create(agent_spec, "audio")
+        if not isinstance(agent, StepAgent):
+            raise ValueError(f"agent {info.name!r} is not a step agent")
+        setup = ActionSetup(
+            item, job.item_checksum, c.suite, c.agent_label, c.condition, job.repetition, c.seed
+        )
+        config = ReplayConfig(frame_ms=c.frame_ms)
+        bank = _bank(c.speech_cache)
+        action = ActionEpisode(setup, agent, bank, privileged=info.privileged, config=config)
+        record = action.run()
+        save_action_episode(folder, record)
+        return record.error
+    workflow = parse_item(job.item, f"items/{job.item_id}.json")
+    runner = _workflow_runner(c)
+    setup2 = EpisodeSetup(
+        workflow,
+        job.item_checksum,
+        c.suite,
+        c.agent_label,
+        c.condition,
+        job.repetition,
+        c.seed,
+    )
+    record2 = runner.run(setup2)
+    save_episode(folder, record2)
+    return record2.error
+
+
+def execute_job(job: EpisodeJob) -> JobResult:
+    """Run one episode; never raises (a fault becomes the result's error)."""
+    start = time.perf_counter()
+    folder = Path(tempfile.mkdtemp(prefix="duplexbench-episode-"))
+    try:
+        try:
+            error = _run_into(job, folder)
+        except Exception as exc:  # a fault outside the episode loop: an error, not a failure
+            error = f"{type(exc).__name__}: {exc}"
+        files = {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return JobResult(job.rel, files, error, time.perf_counter() - start)

@@ -1,0 +1,153 @@
+"""The campaign driver: resume, retries with backoff, per-agent limits, the lock, workers."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+from duplexbench.campaign.engine import EngineOptions, Target, run_targets
+from duplexbench.campaign.execution import ExecutionOptions
+from duplexbench.campaign.jobs import EpisodeJob, JobConfig, JobResult, execute_job
+from duplexbench.campaign.lock import run_lock
+from duplexbench.campaign.rundir import RunDirError, read_campaign, read_items
+from duplexbench.campaign.runner import RunOptions, run_campaign
+
+ITEMS = ("order-revocation", "meeting-scheduling")
+
+
+def oracle_run(out: Path, **kw: object) -> RunOptions:
+    execution = ExecutionOptions(**kw)  # type: ignore[arg-type]
+    return RunOptions(
+        str(FIXTURES), agent="oracle", repeats=2, items=ITEMS, out=out, execution=execution
+    )
+
+
+def episodes(out: Path) -> list[Path]:
+    return sorted(p.parent for p in out.glob("episodes/*/*/*/r*/result.json"))
+
+
+def test_resume_keeps_complete_episodes_and_redoes_the_rest(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    first = run_campaign(oracle_run(out))
+    assert len(episodes(out)) == 4
+    (episodes(out)[0] / "result.json").unlink()  # killed before its score was written
+    (out / "episodes" / "oracle" / "clean" / ITEMS[0] / "r1.partial").mkdir()
+    stamp = (episodes(out)[-1] / "result.json").stat().st_mtime_ns
+    with pytest.raises(RunDirError, match="--resume"):
+        run_campaign(oracle_run(out))
+    ran: list[int] = []
+    second = run_campaign(oracle_run(out, resume=True), lambda d, t, s: ran.append(d))
+    assert ran == [4]  # three kept, one redone
+    assert (episodes(out)[-1] / "result.json").stat().st_mtime_ns == stamp
+    assert not list(out.glob("episodes/**/*.partial"))
+    assert second.summary == first.summary
+
+
+def test_resume_refuses_other_settings(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run_campaign(oracle_run(out))
+    other = RunOptions(str(FIXTURES), agent="oracle", repeats=3, items=ITEMS, out=out)
+    other = RunOptions(**{**other.__dict__, "execution": ExecutionOptions(resume=True)})
+    with pytest.raises(RunDirError, match="repeats"):
+        run_campaign(other)
+
+
+class FlakyBackend:
+    """Fails each job's first `failures` attempts; records how many ran at once per agent."""
+
+    slots = 4
+
+    def __init__(self, failures: int) -> None:
+        self.failures, self.queue, self.peak = failures, [], {}  # type: ignore[var-annotated]
+
+    def submit(self, job: EpisodeJob) -> None:
+        self.queue.append(job)
+        agent = job.config.agent
+        self.peak[agent] = max(
+            self.peak.get(agent, 0), sum(j.config.agent == agent for j in self.queue)
+        )
+
+    def wait(self) -> list[tuple[EpisodeJob, JobResult]]:
+        job = self.queue.pop(0)
+        if job.attempt < self.failures:
+            return [(job, JobResult(job.rel, {}, "ConnectionError: reset by peer", 0.0))]
+        return [(job, execute_job(job))]
+
+    def close(self) -> None:
+        return None
+
+
+def target(tmp_path: Path) -> Target:
+    out = tmp_path / "run"
+    run_campaign(oracle_run(out))  # a run directory to re-run into
+    spec = read_campaign(out)
+    for folder in episodes(out):
+        (folder / "result.json").unlink()
+    config = JobConfig("workflow", spec.suite, "oracle", "oracle", "clean", 0)
+    return Target(out, spec, read_items(out, spec), config)
+
+
+def test_errors_are_retried_with_backoff_then_kept_as_errors(tmp_path: Path) -> None:
+    t = target(tmp_path)
+    progress = run_targets([t], FlakyBackend(1), EngineOptions(retries=1, backoff_s=0.0))
+    assert progress.retried == 4 and progress.errors == 0
+    assert all(s.status == "ok" and s.ws == 1 for _, s in t.ordered_scores())
+    t2 = target(tmp_path / "b")
+    progress = run_targets([t2], FlakyBackend(5), EngineOptions(retries=2, backoff_s=0.0))
+    assert progress.retried == 8 and progress.errors == 4  # never scored as failures
+    scores = [s for _, s in t2.ordered_scores()]
+    assert all(s.status == "error" and "reset by peer" in (s.error or "") for s in scores)
+
+
+def test_per_agent_limit(tmp_path: Path) -> None:
+    t = target(tmp_path)
+    backend = FlakyBackend(0)
+    run_targets([t], backend, EngineOptions(limits={"oracle": 1}))
+    assert backend.peak == {"oracle": 1}
+
+
+def test_one_runner_per_run_directory(tmp_path: Path) -> None:
+    with run_lock(tmp_path), pytest.raises(RunDirError, match="in use"), run_lock(tmp_path):
+        pass
+    with run_lock(tmp_path):  # released when the holder is done
+        pass
+
+
+def test_two_local_workers_give_the_same_scores(tmp_path: Path) -> None:
+    one = run_campaign(oracle_run(tmp_path / "one"))
+    two = run_campaign(oracle_run(tmp_path / "two", workers=2))
+    assert two.summary == one.summary
+
+
+def test_sigkill_then_resume_loses_and_duplicates_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "duplexbench.cli", "run", "--suite", str(FIXTURES)]
+    cmd += ["--agent", "oracle", "-k", "3", "--out", str(out), "-q", "--json"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while len(episodes(out)) < 4 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    killed_at = len(episodes(out))
+    assert 4 <= killed_at < 15
+    done = subprocess.run([*cmd, "--resume"], capture_output=True, text=True, check=True)
+    summary = json.loads(done.stdout)
+    assert summary["episodes"] == 15 and summary["errors"] == 0
+    assert summary["workflows"]["pass_at_1"] == 1.0
+    folders = [p for p in out.glob("episodes/*/*/*/*") if p.is_dir()]
+    assert len(folders) == 15 and len(episodes(out)) == 15  # each once, each complete
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert (
+        sorted((r["item_id"], r["repetition"]) for r in rows)
+        == sorted({(r["item_id"], r["repetition"]) for r in rows})
+        and len(rows) == 15
+    )
