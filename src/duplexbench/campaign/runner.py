@@ -20,7 +20,7 @@ from duplexbench.campaign.engine import Target
 from duplexbench.campaign.execute import EpisodeRunner
 from duplexbench.campaign.execution import ExecutionOptions, execute, start_run_dir
 from duplexbench.campaign.jobs import JobConfig
-from duplexbench.campaign.lock import run_lock
+from duplexbench.campaign.lock import LOCK, run_lock
 from duplexbench.campaign.prices import load_prices
 from duplexbench.campaign.rundir import (
     RunDirError,
@@ -96,7 +96,9 @@ def free_run_dir(base: Path) -> Path:
 
 
 def prepare_run_dir(out: Path, overwrite: bool) -> None:
-    if out.exists() and any(out.iterdir()):
+    """An empty run directory at `out` (the runner's own lock file aside)."""
+    entries = [p for p in out.iterdir() if p.name != LOCK] if out.exists() else []
+    if entries:
         if not overwrite:
             raise RunDirError(
                 f"{out} exists and is not empty; --resume to continue it, or choose another "
@@ -104,7 +106,8 @@ def prepare_run_dir(out: Path, overwrite: bool) -> None:
             )
         if not (out / "campaign.json").exists():
             raise RunDirError(f"{out} is not a run directory; refusing to overwrite it")
-        shutil.rmtree(out)
+        for entry in entries:
+            shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
     out.mkdir(parents=True, exist_ok=True)
 
 
@@ -129,6 +132,15 @@ def campaign_spec(opts: RunOptions, suite: Suite | ActionSuite) -> CampaignSpec:
 
 def run_campaign(opts: RunOptions, progress: Progress | None = None) -> RunResult:
     """Run every episode of a campaign not complete yet and write the run directory."""
+    target = prepare_target(opts)
+    with run_lock(target.run_dir):
+        start_target(target, opts)
+        execute([target], opts.execution, progress)  # type: ignore[arg-type]
+        return finish_target(target)
+
+
+def prepare_target(opts: RunOptions) -> Target:
+    """Check everything a workflow run needs (agent, voices, prices, folder) and describe it."""
     condition = get_condition(opts.condition)
     info, agent_spec = get_agent(opts.agent)
     bank = SpeechBank(opts.speech_cache) if condition.channel == "audio" else None
@@ -144,32 +156,32 @@ def run_campaign(opts: RunOptions, progress: Progress | None = None) -> RunResul
     )
     runner.check(suite.items)
     spec = campaign_spec(opts, suite)
+    speech_cache = None if opts.speech_cache is None else str(opts.speech_cache)
+    config = JobConfig(
+        "workflow", suite.name, opts.agent, spec.agent, opts.condition, opts.seed,
+        opts.frame_ms, speech_cache, opts.realtime_speed, decider, noise_dir,
+    )  # fmt: skip
+    return Target(out, spec, {i.id: i for i in suite.items}, config)
+
+
+def start_target(target: Target, opts: RunOptions) -> None:
+    """Create (or, resuming, check) the run directory; hold its lock around this."""
     if not opts.execution.resume:
-        prepare_run_dir(out, opts.overwrite)
-    with run_lock(out):
-        start_run_dir(out, spec, suite.items, opts.execution)
-        judge = make_judge(opts.judge, out)
-        config = JobConfig(
-            "workflow",
-            suite.name,
-            opts.agent,
-            spec.agent,
-            opts.condition,
-            opts.seed,
-            opts.frame_ms,
-            None if opts.speech_cache is None else str(opts.speech_cache),
-            opts.realtime_speed,
-            decider,
-            noise_dir,
-        )
-        target = Target(out, spec, {i.id: i for i in suite.items}, config, judge)
-        execute([target], opts.execution, progress)  # type: ignore[arg-type]
-        ordered = target.ordered_scores()
-        scores = [s for _, s in ordered if isinstance(s, EpisodeScore)]
-        write_index(out, [index_row(s, rel) for rel, s in ordered if isinstance(s, EpisodeScore)])
-        summary = summarize(spec, scores)
-        write_json(out / "summary.json", summary)
-    return RunResult(out, summary, scores, judge)
+        prepare_run_dir(target.run_dir, opts.overwrite)
+    items = list(target.items.values())
+    start_run_dir(target.run_dir, target.spec, items, opts.execution)
+    target.judge = make_judge(opts.judge, target.run_dir)
+
+
+def finish_target(target: Target) -> RunResult:
+    """Write the index and the summary of a run whose episodes are done."""
+    ordered = [(rel, s) for rel, s in target.ordered_scores() if isinstance(s, EpisodeScore)]
+    scores = [s for _, s in ordered]
+    write_index(target.run_dir, [index_row(s, rel) for rel, s in ordered])
+    summary = summarize(target.spec, scores)
+    write_json(target.run_dir / "summary.json", summary)
+    judge = target.judge if isinstance(target.judge, FieldJudge) else None
+    return RunResult(target.run_dir, summary, scores, judge)
 
 
 def index_row(score: EpisodeScore, rel: str) -> IndexRow:

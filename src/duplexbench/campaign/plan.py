@@ -1,0 +1,155 @@
+"""A campaign plan: agents x suites x conditions x repetitions, run as one resumable job.
+
+```yaml
+agents: [reference, oracle]
+suites: [workflows-mini]
+conditions: [clean, realistic]
+repetitions: 3
+seed: 0
+limits: {"openai-realtime?model=gpt-realtime": 2}   # most episodes of an agent at once
+retries: 2
+```
+
+Layout: `OUT/plan.json` (the plan as run), `OUT/runs/<suite>/<agent>/<condition>/`
+(each an ordinary run directory: campaign.json, items, episodes, results.jsonl,
+index, summary.json) and `OUT/campaign-summary.json` (every run's summary and,
+for each suite and agent run under several conditions, their comparison).
+Episodes are enumerated in a fixed order (suite, agent, condition, item,
+repetition); each repetition has its own simulator seed derived from `seed`.
+All runs share one backend, so workers stay busy across runs; rerunning the
+same command resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from duplexbench.campaign.conditions import parse_conditions
+from duplexbench.campaign.engine import Target
+from duplexbench.campaign.execution import ExecutionOptions, execute
+from duplexbench.campaign.lock import run_lock
+from duplexbench.campaign.multi import comparison
+from duplexbench.campaign.rundir import RunDirError, write_json
+from duplexbench.campaign.runner import (
+    RunOptions,
+    RunResult,
+    finish_target,
+    prepare_target,
+    start_target,
+)
+from duplexbench.campaign.scores import Score
+from duplexbench.campaign.spec import JudgeConfig, slug
+from duplexbench.items.action_suite import suite_family
+from duplexbench.suites.package import resolve_suite
+
+
+class CampaignPlan(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    agents: list[str] = Field(min_length=1)
+    suites: list[str] = Field(min_length=1, description="Built-in suite names or item folders.")
+    conditions: list[str] = Field(default_factory=lambda: ["clean"], min_length=1)
+    repetitions: int = Field(3, ge=1, le=1000)
+    seed: int = 0
+    items: list[str] = Field(default_factory=list, description="Item ids to run (default: all).")
+    limit: int | None = Field(None, ge=1, description="Only the first N items of each suite.")
+    limits: dict[str, int] = Field(
+        default_factory=dict, description="Agent spec -> most of its episodes at once."
+    )
+    retries: int = Field(2, ge=0, le=20)
+    backoff_s: float = Field(1.0, ge=0.0)
+    frame_ms: int = Field(20, ge=10, le=1000)
+    judge: JudgeConfig | None = None
+
+
+def load_plan(path: Path) -> CampaignPlan:
+    """Read a plan (YAML or JSON); a bad one is a RunDirError naming the file and field."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        plan = CampaignPlan.model_validate(data)
+    except (OSError, yaml.YAMLError) as exc:
+        raise RunDirError(f"{path}: cannot read the campaign plan: {exc}") from None
+    except ValidationError as exc:
+        raise RunDirError(f"{path}: invalid campaign plan:\n{exc}") from None
+    parse_conditions(",".join(plan.conditions))  # unknown names fail here
+    for suite in plan.suites:
+        if suite_family(str(resolve_suite(suite))) == "action":
+            raise RunDirError(
+                f"{path}: {suite} is an action suite; run it with `duplexbench run` "
+                "(campaigns run workflow suites in this version)"
+            )
+    return plan
+
+
+def _options(plan: CampaignPlan, out: Path, ex: ExecutionOptions) -> list[RunOptions]:
+    runs = []
+    for suite in plan.suites:
+        for agent in plan.agents:
+            for condition in plan.conditions:
+                folder = out / "runs" / slug(Path(suite).name) / slug(agent) / slug(condition)
+                runs.append(
+                    RunOptions(
+                        str(resolve_suite(suite)),
+                        agent=agent,
+                        condition=condition,
+                        repeats=plan.repetitions,
+                        seed=plan.seed,
+                        items=tuple(plan.items),
+                        limit=plan.limit,
+                        out=folder,
+                        judge=plan.judge,
+                        frame_ms=plan.frame_ms,
+                        execution=ex,
+                    )
+                )
+    return runs
+
+
+def run_plan(
+    plan: CampaignPlan,
+    out: Path,
+    ex: ExecutionOptions,
+    progress: Callable[[int, int, Score], None] | None = None,
+) -> dict[str, Any]:
+    """Run (or resume) the whole plan into `out`; the campaign summary."""
+    ex = replace(ex, retries=plan.retries, backoff_s=plan.backoff_s, limits=plan.limits)
+    out.mkdir(parents=True, exist_ok=True)
+    with run_lock(out):
+        resume = (out / "plan.json").exists()
+        if resume and not ex.resume:
+            raise RunDirError(f"{out} holds a campaign; add --resume to continue it")
+        options = _options(plan, out, replace(ex, resume=resume))
+        targets = [prepare_target(o) for o in options]
+        for target, o in zip(targets, options, strict=True):
+            start_target(target, o)
+        write_json(out / "plan.json", plan.model_dump(mode="json"))
+        execute(targets, ex, progress)
+        results = [finish_target(t) for t in targets]
+    summary = _campaign_summary(plan, results)
+    write_json(out / "campaign-summary.json", summary)
+    return summary
+
+
+def _campaign_summary(plan: CampaignPlan, results: list[RunResult]) -> dict[str, Any]:
+    runs = [r.summary | {"run_dir": str(r.run_dir)} for r in results]
+    comparisons = []
+    if len(plan.conditions) > 1:
+        by_key: dict[tuple[str, str], dict[str, RunResult]] = {}
+        for r in results:
+            key = (r.summary["suite"], r.summary["agent"])
+            by_key.setdefault(key, {})[r.summary["condition"]] = r
+        for (suite, agent), per in by_key.items():
+            pairs = {name: (res.summary, res.scores) for name, res in per.items()}
+            block = comparison(pairs, plan.conditions, plan.seed)
+            comparisons.append({"suite": suite, "agent": agent, "comparison": block})
+    return {"plan": plan.model_dump(mode="json"), "runs": runs, "comparisons": comparisons}
+
+
+def plan_targets(plan: CampaignPlan, out: Path) -> list[Target]:
+    """The run directories of a plan (for tests and tools), not started."""
+    return [prepare_target(o) for o in _options(plan, out, ExecutionOptions())]

@@ -1,0 +1,105 @@
+"""`duplexbench campaign run PLAN`: agents x suites x conditions x repetitions, resumable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from duplexbench.campaign.plan import load_plan, run_plan
+from duplexbench.campaign.rundir import RunDirError
+from duplexbench.cli._common import err_console, fail, print_json
+from duplexbench.cli.execution_options import execution_from, execution_options
+from duplexbench.items.errors import ItemError
+from duplexbench.speech.tts import SpeechUnavailable
+
+
+@click.group("campaign")
+def campaign_group() -> None:
+    """Campaigns: several agents, suites and conditions in one resumable run."""
+
+
+@campaign_group.command("run")
+@click.argument("plan", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="Campaign folder (runs/<suite>/<agent>/<condition>/ inside).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the campaign summary JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@execution_options
+def campaign_run_command(*, plan: Path, out: Path, as_json: bool, quiet: bool, **kw: Any) -> None:
+    """Run every episode of PLAN (YAML: agents, suites, conditions, repetitions, seed,
+    limits, retries; see docs/campaigns.md) into OUT.
+
+    Rerunning the same command with --resume continues a campaign that was
+    stopped or killed: complete episodes are kept, incomplete ones redone.
+    The plan's `retries`, `backoff_s` and per-agent `limits` apply; --workers,
+    --backend and --ray-address choose where episodes run.
+    """
+    execution = execution_from(kw)
+    try:
+        loaded = load_plan(plan)
+        show = not quiet and err_console.is_terminal
+        with Progress(
+            TextColumn("[bold]episodes"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[errors]} errors · {task.fields[rate]}/min"),
+            TimeRemainingColumn(),
+            console=err_console,
+            disable=not show,
+        ) as bar:
+            task = bar.add_task("campaign", total=None, errors=0, rate="-")
+            errors = 0
+
+            def tick(done: int, total: int, score: Any) -> None:
+                nonlocal errors
+                errors += score.status == "error"
+                elapsed = bar.tasks[task].elapsed or 0.0
+                rate = f"{60 * done / elapsed:.1f}" if elapsed > 0 else "-"
+                bar.update(task, completed=done, total=total, errors=errors, rate=rate)
+
+            summary = run_plan(loaded, out, execution, tick)
+    except ItemError as exc:
+        fail(f"invalid suite ({len(exc.problems)} problem(s)):\n{exc}")
+        return
+    except (RunDirError, ValueError, SpeechUnavailable) as exc:
+        fail(str(exc))
+        return
+    if as_json:
+        print_json(summary)
+        return
+    _print_runs(summary)
+    err_console.print(f"campaign folder: {escape(str(out))}", soft_wrap=True)
+
+
+def _print_runs(summary: dict[str, Any]) -> None:
+    table = Table(title="campaign", title_justify="left")
+    for col in ("suite", "agent", "condition", "episodes", "errors", "Pass@1", "AFA"):
+        table.add_column(col, justify="right" if col in ("episodes", "errors") else "left")
+    for run in summary["runs"]:
+        wf = run["workflows"]
+        pct = ["n/a" if wf[k] is None else f"{100 * wf[k]:.1f}%" for k in ("pass_at_1", "afa")]
+        table.add_row(
+            escape(run["suite"]),
+            escape(run["agent"]),
+            run["condition"],
+            str(run["episodes"]),
+            str(run["errors"]),
+            *pct,
+        )
+    Console().print(table)
