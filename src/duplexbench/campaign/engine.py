@@ -69,6 +69,8 @@ class Progress:
     skipped: int = 0
     errors: int = 0
     retried: int = 0
+    job_seconds: float = 0.0
+    """Time spent inside the episode jobs (the rest is the runner's own cost)."""
     started: float = field(default_factory=time.perf_counter)
 
 
@@ -182,6 +184,7 @@ def run_targets(
     while sched.ready or any(sched.in_flight.values()):
         sched.fill()
         for job, result, target in sched.finished():
+            progress.job_seconds += result.seconds
             if result.error is not None and job.attempt < opts.retries:
                 progress.retried += 1
                 delay = opts.backoff_s * 2**job.attempt
