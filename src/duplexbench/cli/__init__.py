@@ -6,12 +6,14 @@ import click
 
 import duplexbench
 from duplexbench.cli.agents import agents_group
+from duplexbench.cli.campaign import campaign_group
 from duplexbench.cli.importer import import_group
 from duplexbench.cli.interaction import interaction_metrics_command
 from duplexbench.cli.run import run_command
 from duplexbench.cli.score import score_command
 from duplexbench.cli.serve import serve_agent_command
 from duplexbench.cli.suite import suite_group
+from duplexbench.cli.view import view_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -26,9 +28,11 @@ def main() -> None:
 
 
 main.add_command(run_command)
+main.add_command(campaign_group)
 main.add_command(score_command)
 main.add_command(suite_group)
 main.add_command(agents_group)
 main.add_command(serve_agent_command)
 main.add_command(import_group)
 main.add_command(interaction_metrics_command)
+main.add_command(view_command)
