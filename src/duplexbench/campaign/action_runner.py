@@ -27,6 +27,7 @@ from duplexbench.campaign.lock import run_lock
 from duplexbench.campaign.rundir import write_index, write_json
 from duplexbench.campaign.runner import RunOptions, campaign_spec, free_run_dir, prepare_run_dir
 from duplexbench.campaign.spec import slug
+from duplexbench.campaign.store import refresh_index
 from duplexbench.items.action_suite import ActionSuite, load_action_suite
 from duplexbench.scoring.actions.result import ActionScore
 from duplexbench.speech.tts import VoiceRef, get_tts
@@ -91,4 +92,5 @@ def run_action_campaign(
         write_index(out, [index_row(s, rel) for rel, s in ordered if isinstance(s, ActionScore)])
         summary = summarize_actions(spec, scores)
         write_json(out / "summary.json", summary)
+        refresh_index(out)
     return ActionRunResult(out, summary, scores)

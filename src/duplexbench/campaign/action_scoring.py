@@ -10,6 +10,7 @@ from duplexbench.audio.pcm import SAMPLE_RATE
 from duplexbench.audio.wav import read_wav, write_wav
 from duplexbench.campaign.rundir import read_action_items, write_index, write_json, write_model
 from duplexbench.campaign.spec import CampaignSpec, IndexRow, JudgeConfig
+from duplexbench.campaign.store import rebuild_index
 from duplexbench.items.action import ActionItem
 from duplexbench.orchestrator.replay import ActionRecord
 from duplexbench.scoring.actions.judge import (
@@ -119,6 +120,7 @@ def rescore_action_run(
     if write:
         write_index(run_dir, rows)
         write_json(run_dir / "summary.json", summary)
+        rebuild_index(run_dir)
     return ActionRescore(summary, scores, problems)
 
 

@@ -6,7 +6,9 @@ For each run directory (`Target`) it lists the episodes in their fixed order
 score written from the trace) and renamed into place in one step, so a runner
 killed at any moment leaves complete episodes and, at worst, a `.partial`
 folder that the next run deletes and redoes. Rerunning therefore skips every
-complete episode and duplicates none.
+complete episode and duplicates none. Each finished episode is also upserted
+into the run's SQLite index (`store.py`); `rebuild_index` makes the index
+agree with the folders again after a crash between the two.
 
 Jobs go to a backend (`backends.py`). A job that ends in an error (the agent
 or its connection failed, a worker died) is retried after `backoff_s`,
@@ -30,6 +32,7 @@ from duplexbench.campaign.jobs import EpisodeJob, JobConfig, JobResult
 from duplexbench.campaign.rundir import write_model
 from duplexbench.campaign.scores import Score, error_of, read_score, score_folder
 from duplexbench.campaign.spec import CampaignSpec
+from duplexbench.campaign.store import upsert_episode
 from duplexbench.items.action import ActionItem
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.scoring.actions.judge import ActionJudge
@@ -192,6 +195,7 @@ def run_targets(
                 continue
             score = place(target, job, result)
             target.scores[job.rel] = score
+            upsert_episode(target.run_dir, target.spec, job.rel, score)
             progress.done += 1
             progress.errors += score.status == "error"
             if listener is not None:

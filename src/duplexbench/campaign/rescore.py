@@ -10,6 +10,7 @@ from duplexbench.campaign.rundir import read_campaign, read_items, write_index, 
 from duplexbench.campaign.runner import index_row, make_judge, summarize
 from duplexbench.campaign.scores import score_trace
 from duplexbench.campaign.spec import JudgeConfig
+from duplexbench.campaign.store import rebuild_index
 from duplexbench.scoring.episode import EpisodeScore
 from duplexbench.scoring.judge import FieldJudge
 
@@ -45,4 +46,5 @@ def rescore_run(
     if write:
         write_index(run_dir, rows)
         write_json(run_dir / "summary.json", summary)
+        rebuild_index(run_dir)
     return RescoreResult(summary, scores, problems, field_judge)

@@ -28,6 +28,7 @@ from duplexbench.campaign.rundir import (
     write_json,
 )
 from duplexbench.campaign.spec import CampaignSpec, IndexRow, JudgeConfig, slug
+from duplexbench.campaign.store import refresh_index
 from duplexbench.items.action_suite import ActionSuite
 from duplexbench.items.load import item_checksum
 from duplexbench.items.suite import Suite, load_suite
@@ -180,6 +181,7 @@ def finish_target(target: Target) -> RunResult:
     write_index(target.run_dir, [index_row(s, rel) for rel, s in ordered])
     summary = summarize(target.spec, scores)
     write_json(target.run_dir / "summary.json", summary)
+    refresh_index(target.run_dir)  # episodes finished before a crash are indexed too
     judge = target.judge if isinstance(target.judge, FieldJudge) else None
     return RunResult(target.run_dir, summary, scores, judge)
 
