@@ -19,6 +19,7 @@ from duplexbench.campaign.jobs import EpisodeJob, JobConfig, JobResult, execute_
 from duplexbench.campaign.lock import run_lock
 from duplexbench.campaign.rundir import RunDirError, read_campaign, read_items
 from duplexbench.campaign.runner import RunOptions, run_campaign
+from duplexbench.campaign.store import check_index, rebuild_index
 
 ITEMS = ("order-revocation", "meeting-scheduling")
 
@@ -151,3 +152,4 @@ def test_sigkill_then_resume_loses_and_duplicates_nothing(tmp_path: Path) -> Non
         == sorted({(r["item_id"], r["repetition"]) for r in rows})
         and len(rows) == 15
     )
+    assert check_index(out) == [] and rebuild_index(out) == 15  # the index matches the folders
