@@ -14,9 +14,11 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-## The main job: the default offline benchmark (workflows-mini, reference agent, clean audio).
+## The main job: the default offline benchmark (workflows-mini, reference agent, clean audio),
+## its scorecard, and the HTML report (runs/demo/report.html).
 demo: install
-	$(BIN)/duplexbench run --out runs/demo --overwrite
+	$(BIN)/duplexbench run --out runs/demo --overwrite --workers 2
+	$(BIN)/duplexbench report runs/demo --html runs/demo/report.html
 
 ## The whole test suite: lint, types, unit tests (CI runs this through .ci/run).
 test: install lint typecheck unit
@@ -37,6 +39,8 @@ bench: install
 	taskset -c 0 $(BIN)/python benchmarks/audio.py
 	taskset -c 0 $(BIN)/python benchmarks/suite.py
 	taskset -c 0 $(BIN)/python benchmarks/effects.py
+	$(BIN)/python benchmarks/campaign.py
+	$(BIN)/python benchmarks/report.py
 
 clean:
 	rm -rf $(VENV) runs .mypy_cache .ruff_cache .pytest_cache
