@@ -245,8 +245,9 @@ def report_command(
         err_console.print(f"exported {n} episodes: {escape(str(export_path))}", highlight=False)
     if html_path is not None:
         write_html(report, html_path)
-        err_console.print(f"report: {escape(str(html_path))}", highlight=False)
     if as_json:
         print_json(report)
     else:
         print_report(report)
+    if html_path is not None:  # last, so it is the line a reader sees
+        err_console.print(f"HTML report: {escape(str(html_path.resolve()))}", highlight=False)
