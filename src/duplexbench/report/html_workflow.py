@@ -200,11 +200,18 @@ def frontier(wf: dict[str, Any]) -> str:
         for p in wf["frontier"]
         if p["median_time_to_resolution_ms"] is not None
     ]
-    chart = figure(
-        scatter(
-            points, "Reliability-efficiency frontier", "median time to resolution (s)", "Reliable@k"
-        ),
-        "Reliable@k vs. median time to resolution (filled: Pareto set)",
+    chart = (
+        figure(
+            scatter(
+                points,
+                "Reliability-efficiency frontier",
+                "median time to resolution (s)",
+                "Reliable@k",
+            ),
+            "Reliable@k vs. median time to resolution (filled: Pareto set)",
+        )
+        if points
+        else '<p class="note">No run resolved a task, so there is no time to plot.</p>'
     )
     rows = [
         [
