@@ -115,6 +115,11 @@ def test_per_agent_limit(tmp_path: Path) -> None:
     assert backend.peak == {"oracle": 1}
 
 
+def test_bad_engine_options_are_refused() -> None:
+    with pytest.raises(ValueError, match="limits must be >= 1"):
+        EngineOptions(limits={"oracle": 0})  # would never run an oracle episode
+
+
 def test_one_runner_per_run_directory(tmp_path: Path) -> None:
     with run_lock(tmp_path), pytest.raises(RunDirError, match="in use"), run_lock(tmp_path):
         pass

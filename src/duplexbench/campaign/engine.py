@@ -64,6 +64,11 @@ class EngineOptions:
     limits: dict[str, int] = field(default_factory=dict)
     """Agent spec -> most episodes of it in flight."""
 
+    def __post_init__(self) -> None:
+        bad = {agent: n for agent, n in self.limits.items() if n < 1}
+        if bad or self.retries < 0 or self.backoff_s < 0:
+            raise ValueError(f"limits must be >= 1 ({bad}), retries and backoff_s >= 0")
+
 
 @dataclass
 class Progress:
