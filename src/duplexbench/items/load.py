@@ -20,13 +20,32 @@ from duplexbench.items.validate import check_item
 from duplexbench.items.workflow import WorkflowItem
 
 MAX_ITEM_BYTES = 5 * 1024 * 1024
+MAX_YAML_NODES = 100_000
+"""YAML nodes per file (real items hold ~2,000): bounds the pure-Python parse time."""
 ITEM_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 class _StrictSafeLoader(yaml.SafeLoader):
-    """SafeLoader without aliases and without duplicate mapping keys."""
+    """SafeLoader without aliases and without duplicate mapping keys.
+
+    At most :data:`MAX_YAML_NODES` nodes are composed. Scalars that match a
+    tag's pattern but not its range (`2020-02-30`, `!!int abc`, a 5000-digit
+    integer) and unhashable keys (`? [a]`) become ConstructorErrors with a
+    position, not bare ValueError/TypeError.
+    """
+
+    nodes = 0
 
     def compose_node(self, parent: Any, index: Any) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_YAML_NODES:
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"more than {MAX_YAML_NODES} YAML nodes in one item file",
+                event.start_mark,
+            )
         if self.check_event(yaml.events.AliasEvent):
             event = self.peek_event()  # type: ignore[no-untyped-call]
             raise yaml.constructor.ConstructorError(
@@ -34,10 +53,24 @@ class _StrictSafeLoader(yaml.SafeLoader):
             )
         return super().compose_node(parent, index)
 
+    def construct_object(self, node: Any, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ValueError, TypeError, OverflowError) as exc:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"bad value for {node.tag}: {exc}", node.start_mark
+            ) from None
+
     def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
+            try:
+                hash(key)
+            except TypeError:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"unhashable key {key!r}", key_node.start_mark
+                ) from None
             if key in seen:
                 raise yaml.constructor.ConstructorError(
                     None, None, f"duplicate key {key!r}", key_node.start_mark
@@ -56,7 +89,7 @@ def read_document(path: Path) -> Any:
                 [Problem(name, "", f"file is {size} bytes; the limit is {MAX_ITEM_BYTES}")]
             )
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: bad UTF-8, NUL in the path
         raise ItemError([Problem(name, "", f"cannot read: {exc}")]) from None
     try:
         if path.suffix == ".json":
@@ -64,6 +97,8 @@ def read_document(path: Path) -> Any:
         return yaml.load(text, Loader=_StrictSafeLoader)
     except json.JSONDecodeError as exc:
         raise ItemError([Problem(name, f"line {exc.lineno} column {exc.colno}", exc.msg)]) from None
+    except ValueError as exc:  # e.g. an integer beyond the int-string conversion limit
+        raise ItemError([Problem(name, "", f"invalid document: {exc}")]) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1} column {mark.column + 1}" if mark else ""
