@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ from duplexbench.trace.events import EpisodeEnd, EpisodeStart, TraceEvent
 E = TypeVar("E", bound=_Event)
 _ADAPTER: TypeAdapter[TraceEvent] = TypeAdapter(TraceEvent)
 MAX_LINE_BYTES = 4 * 1024 * 1024
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class TraceError(Exception):
@@ -59,12 +61,21 @@ def parse_event(obj: Any) -> TraceEvent:
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    """Numbered lines, decoded one by one so that bad UTF-8 names its line."""
     try:
-        with path.open("r", encoding="utf-8") as fh:
-            yield from enumerate(fh, start=1)
+        with path.open("rb") as fh:
+            for number, raw in enumerate(fh, start=1):
+                if len(raw) > MAX_LINE_BYTES:
+                    raise TraceError(str(path), number, f"line longer than {MAX_LINE_BYTES} bytes")
+                try:
+                    yield number, raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise TraceError(
+                        str(path), number, f"not UTF-8: {exc.reason} at byte {exc.start}"
+                    ) from None
     except FileNotFoundError:
         raise TraceError(str(path), None, "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise TraceError(str(path), None, f"cannot read: {exc}") from None
 
 
@@ -73,16 +84,22 @@ def read_events(path: Path) -> list[TraceEvent]:
     events: list[TraceEvent] = []
     name = str(path)
     for number, line in _lines(path):
-        if len(line) > MAX_LINE_BYTES:
-            raise TraceError(name, number, f"line longer than {MAX_LINE_BYTES} bytes")
         if not line.endswith("\n"):
             raise TraceError(name, number, "truncated line (no newline at end of file)")
         if not line.strip():
             raise TraceError(name, number, "empty line")
         try:
-            event = parse_event(json.loads(line))
+            obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise TraceError(name, number, f"not JSON: {exc.msg}") from None
+        except RecursionError:
+            raise TraceError(name, number, "not JSON: nested too deeply") from None
+        except ValueError as exc:  # e.g. an integer with more digits than Python converts
+            raise TraceError(name, number, f"not JSON: {exc}") from None
+        if _SURROGATE_ESCAPE.search(line) and not _utf8_encodable(obj):
+            raise TraceError(name, number, "a string holds a lone UTF-16 surrogate (not UTF-8)")
+        try:
+            event = parse_event(obj)
         except ValidationError as exc:
             first = exc.errors()[0]
             loc = ".".join(str(p) for p in first["loc"])
@@ -94,6 +111,15 @@ def read_events(path: Path) -> list[TraceEvent]:
         events.append(event)
     _check_frame(name, events)
     return events
+
+
+def _utf8_encodable(obj: Any) -> bool:
+    """False for a value with a lone surrogate (`"\\ud800"` in JSON): no UTF-8 file holds it."""
+    try:
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except (UnicodeEncodeError, RecursionError):
+        return False
+    return True
 
 
 def _check_frame(name: str, events: list[TraceEvent]) -> None:
