@@ -22,7 +22,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from duplexbench.yesno import JsonlStore, JudgeUnavailable, YesNo, ask_yes_no
+from duplexbench.yesno import CachedJudge, JsonlStore, YesNo, ask_yes_no
 
 INTERRUPT_PROMPT = """\
 You play a caller on a phone call with an automated assistant. The assistant is talking
@@ -60,32 +60,57 @@ class _Verdict(BaseModel):
     reason: str
 
 
+class _Store:
+    """The JSONL verdict file as a `yesno.VerdictCache` keyed by prompt hash."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.entries = JsonlStore(path, _Verdict, lambda v: (v.model, v.key))
+
+    def get(self, model: str, question: tuple[str, str]) -> YesNo | None:
+        found = self.entries.get((model, _key(question)))
+        return None if found is None else YesNo(found.answer, found.reason)
+
+    def put(self, model: str, question: tuple[str, str], verdict: YesNo) -> None:
+        key = _key(question)
+        self.entries.add(
+            _Verdict(model=model, key=key, answer=verdict.answer, reason=verdict.reason)
+        )
+
+
+def _key(question: tuple[str, str]) -> str:
+    return hashlib.sha256("\n".join(question).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class _Endpoint:
+    call: Asker
+
+    def ask(self, question: tuple[str, str]) -> YesNo:
+        return self.call(*question)
+
+
 class LLMInterruptDecider:
-    """An OpenAI-compatible model decides (module docstring)."""
+    """An OpenAI-compatible model decides (module docstring); cache first, via
+    `yesno.CachedJudge`."""
 
     def __init__(self, model: str, ask: Asker, cache: Path | None = None) -> None:
         self.name = f"llm:{model}"
-        self.model, self.ask = model, ask
-        self.store = JsonlStore(cache, _Verdict, lambda v: (v.model, v.key))
-        self.asked = 0
-        self.failures = 0
+        self.judge: CachedJudge[tuple[str, str], YesNo] = CachedJudge(
+            model, _Store(cache), _Endpoint(ask)
+        )
+
+    @property
+    def asked(self) -> int:
+        return self.judge.calls
+
+    @property
+    def failures(self) -> int:
+        return len(self.judge.failures)
 
     def should_interrupt(self, moment: FloorMoment) -> bool:
         user = f"CALLER: {moment.persona}\nGOAL: {moment.goal}\nASSISTANT SO FAR: {moment.heard}"
-        key = hashlib.sha256(f"{INTERRUPT_PROMPT}\n{user}".encode()).hexdigest()
-        stored = self.store.get((self.model, key))
-        if stored is not None:
-            return stored.answer
-        self.asked += 1
-        try:
-            verdict = self.ask(INTERRUPT_PROMPT, user)
-        except JudgeUnavailable:
-            self.failures += 1
-            return False
-        self.store.add(
-            _Verdict(model=self.model, key=key, answer=verdict.answer, reason=verdict.reason)
-        )
-        return verdict.answer
+        verdict = self.judge.lookup((INTERRUPT_PROMPT, user))
+        return verdict is not None and verdict.answer
 
 
 @dataclass(frozen=True)
