@@ -271,11 +271,12 @@ def test_agent_audio_formats(delta: AudioDelta, ok: bool) -> None:
         assert "unsupported sample type" in (record.error or "")
 
 
-def test_flooding_agent_ends_the_episode() -> None:
+def test_flooding_agent_ends_the_episode_as_an_error() -> None:
     flood = np.ones(16_000 * 60, dtype=np.int16)
     agent = Scripted({t: [AudioDelta(flood)] for t in range(0, 200, 20)})
     record = run_audio(fixture_item("meeting-scheduling"), agent, max_buffer_ms=120_000)
-    assert record.end_reason == "agent_flood" and record.status == "ok"
+    assert record.end_reason == "error" and record.status == "error"
+    assert record.error == "AgentFlood: the agent queued more than 120 s of unplayed audio"
     assert record.events[-1].t_ms < 1000
 
 

@@ -123,6 +123,7 @@ def _load_builtins_and_plugins() -> None:
     if "builtin" not in _LOADED:
         _LOADED.add("builtin")
         importlib.import_module("duplexbench.agents.builtin")
+        importlib.import_module("duplexbench.agents.faults")
     for ep in entry_points(group="duplexbench.agents"):
         if ep.value not in _LOADED:
             _LOADED.add(ep.value)

@@ -8,7 +8,7 @@ the new settings), and the engine runs what is not complete yet.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from duplexbench.campaign.engine import EngineOptions, Progress, Target, run_tar
 from duplexbench.campaign.rundir import RunDirError, read_campaign, write_json, write_model
 from duplexbench.campaign.scores import Score
 from duplexbench.campaign.spec import CampaignSpec
+from duplexbench.orchestrator.watchdog import DEFAULT_STALL_S
 
 SETTINGS_KEPT = ("duplexbench_version",)
 """campaign.json fields a resumed run may change."""
@@ -32,6 +33,8 @@ class ExecutionOptions:
     limits: dict[str, int] = field(default_factory=dict)
     resume: bool = False
     """Continue a run directory made with the same settings (skip complete episodes)."""
+    stall_s: float | None = DEFAULT_STALL_S
+    """An episode with no progress for this many wall seconds ends as an error (None: never)."""
 
 
 def start_run_dir(out: Path, spec: CampaignSpec, items: list[Any], ex: ExecutionOptions) -> None:
@@ -66,6 +69,8 @@ def execute(
         if progress is not None and score is not None:
             progress(state.done, state.total, score)
 
+    for target in targets:
+        target.config = replace(target.config, stall_s=ex.stall_s)
     backend = make_backend(ex.backend, ex.workers, ex.ray_address)
     try:
         options = EngineOptions(ex.retries, ex.backoff_s, dict(ex.limits))

@@ -28,6 +28,7 @@ from duplexbench.items.load import parse_item
 from duplexbench.orchestrator.episode import EpisodeSetup
 from duplexbench.orchestrator.replay import ActionSetup, ReplayConfig
 from duplexbench.orchestrator.replay_loop import ActionEpisode
+from duplexbench.orchestrator.watchdog import DEFAULT_STALL_S, watchdog
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.users.decision import DeciderConfig
 
@@ -49,6 +50,8 @@ class JobConfig:
     realtime_speed: float = 1.0
     decider: DeciderConfig | None = None
     noise_dir: str | None = None
+    stall_s: float | None = DEFAULT_STALL_S
+    """Wall seconds without progress before the episode is stopped as an error (None: never)."""
 
 
 @dataclass(frozen=True)
@@ -144,7 +147,8 @@ def execute_job(job: EpisodeJob) -> JobResult:
     folder = Path(tempfile.mkdtemp(prefix="duplexbench-episode-"))
     try:
         try:
-            error = _run_into(job, folder)
+            with watchdog(job.config.stall_s):
+                error = _run_into(job, folder)
         except Exception as exc:  # a fault outside the episode loop: an error, not a failure
             error = f"{type(exc).__name__}: {exc}"
         files = {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}

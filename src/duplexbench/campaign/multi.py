@@ -72,11 +72,21 @@ def comparison(
     order: Sequence[str],
     seed: int,
 ) -> dict[str, Any]:
-    """The comparison block from each condition's (summary, episode scores)."""
+    """The comparison block from each condition's (summary, episode scores).
+
+    When no task has a valid episode under every condition (e.g. one condition
+    ended in errors only), the block says so in `not_compared` and holds no
+    tests: the run still finishes and writes its summaries.
+    """
     per_task = {name: per_task_success(runs[name][1]) for name in order}
-    block = compare_conditions(per_task, order, PERMUTATIONS, seed) | {"metric": "pass_at_1"}
+    block: dict[str, Any]
+    try:
+        block = compare_conditions(per_task, order, PERMUTATIONS, seed) | {"metric": "pass_at_1"}
+    except ValueError as exc:
+        block = {"order": list(order), "metric": "pass_at_1", "not_compared": str(exc)}
+        block |= {"tasks": 0, "conditions": {}, "retention": [], "tests": []}
     afa = {name: per_task_afa(runs[name][1]) for name in order}
-    if all(afa.values()):
+    if "not_compared" not in block and all(afa.values()):
         block["afa"] = compare_conditions(afa, order, PERMUTATIONS, seed) | {"metric": "afa"}
     panel = {}
     for name in order:

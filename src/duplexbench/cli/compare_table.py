@@ -22,6 +22,9 @@ def _mean_ci(c: dict[str, Any]) -> str:
 def print_comparison(block: dict[str, Any]) -> None:
     """Task success (and AFA) per condition with retention and tests, then the τ-Voice panel."""
     order: list[str] = block["order"]
+    if "not_compared" in block:
+        Console().print(f"conditions {', '.join(order)} not compared: {block['not_compared']}")
+        return
     table = Table(
         title=f"conditions compared on {block['tasks']} tasks (per-task Pass@1)",
         title_justify="left",

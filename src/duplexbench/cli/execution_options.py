@@ -8,12 +8,13 @@ from typing import Any, TypeVar
 import click
 
 from duplexbench.campaign.execution import ExecutionOptions
+from duplexbench.orchestrator.watchdog import DEFAULT_STALL_S
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def execution_options(func: F) -> F:
-    """Add --resume, --workers, --backend, --ray-address, --retries, --backoff."""
+    """Add --resume, --workers, --backend, --ray-address, --retries, --backoff, --stall-timeout."""
     options = [
         click.option(
             "--resume",
@@ -55,6 +56,15 @@ def execution_options(func: F) -> F:
             type=click.FloatRange(0.0, 600.0),
             help="Seconds before the first retry (doubled each time).",
         ),
+        click.option(
+            "--stall-timeout",
+            "stall_s",
+            default=DEFAULT_STALL_S,
+            show_default=True,
+            type=click.FloatRange(0.0, 86_400.0, min_open=True),
+            help="Wall seconds an episode may go without progress (a frame or turn done, "
+            "an agent call returned) before it is stopped as an error (then retried).",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -71,4 +81,5 @@ def execution_from(kw: dict[str, Any], limits: dict[str, int] | None = None) -> 
         backoff_s=kw.pop("backoff_s"),
         limits=limits or {},
         resume=kw.pop("resume"),
+        stall_s=kw.pop("stall_s"),
     )

@@ -34,13 +34,14 @@ from duplexbench.audio.pcm import (
     sha256_pcm,
 )
 from duplexbench.audio.vad import StreamingVad
-from duplexbench.orchestrator.agent_events import apply_agent_events
+from duplexbench.orchestrator.agent_events import apply_agent_events, check_flood
 from duplexbench.orchestrator.caller_line import CallerLine
 from duplexbench.orchestrator.clock import MediaClock, VirtualClock
 from duplexbench.orchestrator.episode import EpisodeCore, EpisodeRecord, EpisodeSetup
 from duplexbench.orchestrator.floor import derive_floor_events
 from duplexbench.orchestrator.hearing import Hearing
 from duplexbench.orchestrator.playback import Delivered, Playback
+from duplexbench.orchestrator.watchdog import kick
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.tts import DEFAULT_VOICE, VoiceRef
 from duplexbench.trace.events import (
@@ -199,7 +200,7 @@ class AudioEpisode(EpisodeCore):
 
     def finish(self, reason: EndReason, error: str | None) -> EpisodeRecord:
         """After the call: drop a flood, flush queued audio, derive floor events, end."""
-        if reason == "agent_flood":
+        if self.playback.overflowing:
             self.hearing.cut(self.now, *self.playback.cancel())
         self._flush()
         line = self.line.close(self.now)
@@ -225,6 +226,7 @@ class AudioEpisode(EpisodeCore):
             reason = self._after_frame()
             if reason is not None:
                 return reason
+            kick()
         return "time_limit"
 
     def _after_frame(self) -> EndReason | None:
@@ -235,8 +237,7 @@ class AudioEpisode(EpisodeCore):
         """
         if self.hung_up and self.playback.idle:
             return "agent_ended"
-        if self.playback.overflowing:
-            return "agent_flood"
+        check_flood(self.playback)
         if self.now - self.last_voice_ms >= self.config.idle_limit_ms:
             return "idle_limit"
         self._user_turn(self.now)
@@ -398,6 +399,7 @@ class AudioEpisode(EpisodeCore):
             silence = np.zeros(self.n, dtype=np.int16)
             self.line.send(silence, t)  # the line carries on while the agent finishes
             self._deliver(silence, self.playback.pull(self.n, t), t)
+            kick()
         self.hearing.close(self.now)
 
     def _finish_audio(self, line: Int16Array | None) -> tuple[Int16Array, Int16Array]:

@@ -30,7 +30,7 @@ from duplexbench.agents.protocol import (
 from duplexbench.audio.frames import AudioFrame
 from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, samples_for_ms, sha256_pcm
 from duplexbench.items.action import CUED
-from duplexbench.orchestrator.agent_events import apply_agent_events
+from duplexbench.orchestrator.agent_events import apply_agent_events, check_flood
 from duplexbench.orchestrator.audio_loop import BankSpeech
 from duplexbench.orchestrator.clock import MediaClock, VirtualClock
 from duplexbench.orchestrator.cue import (
@@ -49,6 +49,7 @@ from duplexbench.orchestrator.replay import (
     UserTimeline,
 )
 from duplexbench.orchestrator.replay_trace import ReplayTrace
+from duplexbench.orchestrator.watchdog import kick
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.segments import render_segment
 from duplexbench.trace.events import EndReason
@@ -150,8 +151,8 @@ class ActionEpisode:
             self._after_frame(delivered)
             if self.hung_up and self.playback.idle and self.now >= self.timeline.end_ms:
                 return "agent_ended"
-            if self.playback.overflowing:
-                return "agent_flood"
+            check_flood(self.playback)
+            kick()
         return "user_ended"
 
     def _after_frame(self, delivered: Delivered) -> None:
@@ -220,7 +221,7 @@ class ActionEpisode:
     # ------------------------------------------------------------ end
 
     def _finish(self, reason: EndReason, error: str | None) -> ActionRecord:
-        if reason == "agent_flood":
+        if self.playback.overflowing:
             self.playback.cancel()
         limit = self.now + self.config.flush_limit_ms
         while not self.playback.idle and self.now < limit:
@@ -230,6 +231,7 @@ class ActionEpisode:
             self.ch1.append(delivered.samples)
             self.transcript.frame(delivered, t, self.playback.idle)
             self._utterances()
+            kick()
         self.transcript.close(truncated=False)
         self._utterances()
         empty = np.zeros(0, dtype=np.int16)

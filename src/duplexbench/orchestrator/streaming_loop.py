@@ -15,6 +15,7 @@ from duplexbench.audio.frames import AudioFrame
 from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode, EndEpisode
 from duplexbench.orchestrator.clock import RealtimeClock
 from duplexbench.orchestrator.episode import EpisodeRecord, EpisodeSetup
+from duplexbench.orchestrator.watchdog import bounded, kick
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.trace.events import EndReason
 
@@ -43,7 +44,7 @@ class StreamingEpisode(AudioEpisode):
         error: str | None = None
         reason: EndReason = "time_limit"
         try:
-            await self.stream.connect(session)
+            await bounded(self.stream.connect(session), "connect")
             self._say(self.policy.opening(), 0)
             reason = await self._aloop()
         except EndEpisode as ended:
@@ -53,7 +54,7 @@ class StreamingEpisode(AudioEpisode):
             reason = "error"
         finally:
             try:
-                await self.stream.close()
+                await bounded(self.stream.close(), "close")
             except Exception as exc:
                 self.emit_error(self.now, f"{type(exc).__name__}: {exc}", "agent.close")
         return self.finish(reason, error)
@@ -66,10 +67,11 @@ class StreamingEpisode(AudioEpisode):
             self._deliver(user, self.playback.pull(self.n, t), t)
             if not self.hung_up:
                 for result in self._take_results():
-                    await self.stream.send_tool_result(result)
-                await self.stream.send_audio(AudioFrame(t, sent))
+                    await bounded(self.stream.send_tool_result(result), "send_tool_result")
+                await bounded(self.stream.send_audio(AudioFrame(t, sent)), "send_audio")
                 self._handle(self.stream.poll(), self.now)
             reason = self._after_frame()
             if reason is not None:
                 return reason
+            kick()
         return "time_limit"

@@ -10,14 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from duplexbench.agents.protocol import (
+    AgentError,
     AgentInput,
     AgentSession,
+    AgentToolCall,
     AgentTurn,
     TextAgent,
     ToolResultMessage,
 )
 from duplexbench.orchestrator.clock import VirtualClock
 from duplexbench.orchestrator.episode import EpisodeCore, EpisodeRecord, EpisodeSetup
+from duplexbench.orchestrator.watchdog import kick
 from duplexbench.trace.events import (
     AgentActs,
     AgentActsData,
@@ -54,6 +57,26 @@ class _Turn:
     spoke: bool = False
     end_call: bool = False
     pending: list[ToolResultMessage] = field(default_factory=list)
+
+
+def checked_turn(reply: object) -> AgentTurn:
+    """The agent's reply if it is a well-formed `AgentTurn`; AgentError naming the flaw."""
+    bad: str | None = None
+    if not isinstance(reply, AgentTurn):
+        bad = f"a {type(reply).__name__} instead of an AgentTurn"
+    elif not isinstance(reply.say, str) or not isinstance(reply.end_call, bool):
+        bad = "say must be text and end_call a bool"
+    elif not isinstance(reply.tool_calls, tuple | list) or not all(
+        isinstance(c, AgentToolCall)
+        and isinstance(c.name, str)
+        and (c.call_id is None or isinstance(c.call_id, str))
+        for c in reply.tool_calls
+    ):
+        bad = "tool_calls must be AgentToolCall objects with text names and ids"
+    if bad is not None:
+        raise AgentError(f"the agent sent a malformed turn: {bad}")
+    assert isinstance(reply, AgentTurn)
+    return reply
 
 
 class TextEpisode(EpisodeCore):
@@ -100,6 +123,7 @@ class TextEpisode(EpisodeCore):
             if self.clock.now_ms() >= self.config.time_limit_ms:
                 return "time_limit"
             turn = self._agent_turn(user_text, pending)
+            kick()
             pending = turn.pending
             obs = Observation(
                 self.clock.now_ms(),
@@ -123,7 +147,7 @@ class TextEpisode(EpisodeCore):
         observation = AgentInput(self.clock.now_ms(), user_text, tuple(pending))
         out = _Turn()
         for _ in range(self.config.max_tool_rounds + 1):
-            reply = self.agent.respond(observation)
+            reply = checked_turn(self.agent.respond(observation))
             results = []
             for call in reply.tool_calls:
                 run = self.run_tool(call.name, call.arguments, call.call_id, self.clock.now_ms())
