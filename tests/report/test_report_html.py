@@ -23,11 +23,8 @@ from duplexbench.report.html_parts import Links, script_json
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.suites.package import write_suite
 from orchestrator.replay_builders import one_per_action
+from xss import HOSTILE, INJECTED, RAW_TAGS, TRAP, shown_as_text
 
-HOSTILE = (
-    '<img src=x onerror="window.__pwned=1"></script><script>window.__pwned=2</script>'
-    '<b onmouseover="window.__pwned=3">x</b>&amp;\''
-)
 SCREENSHOT = Path("/tmp/report.png")
 
 
@@ -129,11 +126,11 @@ def test_report_page_in_chromium(poisoned: Path, tmp_path: Path) -> None:
         assert all(u.startswith(("file:", "data:")) for u in loaded.requests), loaded.requests
         assert page.evaluate("window.__pwned") is None
         assert page.evaluate("document.querySelectorAll('img, b, script:not([type])').length") == 1
-        text = page.inner_text("body")
-        assert HOSTILE in text  # shown as text, in the tables
+        assert page.evaluate(f"document.querySelectorAll('{INJECTED}').length") == 0
+        assert shown_as_text(page.inner_text("body")) == []  # every payload shown as text
         cards = _scorecard(page)
         oracle = next(k for k in cards if k.startswith("oracle"))
-        hostile = next(k for k in cards if k.startswith("<img"))
+        hostile = next(k for k in cards if k.startswith("<script>"))
         assert (cards[oracle], cards[hostile]) == ("100.0%", "0.0%")
         assert page.evaluate("document.querySelectorAll('svg.chart').length") >= 5
         assert page.evaluate("document.querySelectorAll('svg.chart rect').length") > 20
@@ -161,7 +158,7 @@ def _check_sort_and_filter(page: Any) -> None:
     first = "document.querySelector('#scorecard tbody tr').cells[0].innerText"
     before = page.evaluate(first)
     page.click("#scorecard th:nth-child(5)")  # Pass@1, ascending: noop first
-    assert page.evaluate(first).startswith("<img")
+    assert page.evaluate(first).startswith("<script>")
     page.click("#scorecard th:nth-child(5)")
     assert page.evaluate(first).startswith("oracle")
     assert before
@@ -176,9 +173,10 @@ def test_every_run_string_is_escaped_in_the_markup(poisoned: Path, tmp_path: Pat
     page = render_html(analyze([poisoned]), tmp_path)
     assert HOSTILE not in page
     assert html.escape(HOSTILE, quote=True) in page
-    for raw in ("<img", "<b ", "</script><script>window"):
+    for raw in RAW_TAGS:
         assert raw not in page
     assert f'content="{html.escape(CSP, quote=True)}"' in page
+    page = page.replace(TRAP, "")  # the corpus's own (escaped) trap URLs
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert "https://" not in page
 

@@ -20,13 +20,11 @@ from conftest import FIXTURES
 from duplexbench.cli import main
 from duplexbench.report.viewer import ViewerError, build_html, load_episode, write_viewer
 from duplexbench.report.viewer_audio import MAX_POINTS, peaks, points_per_second
+from xss import HOSTILE, INJECTED, RAW_TAGS, shown_as_text
 
 ITEM = "order-revocation"
 EPISODE = f"episodes/oracle/noise/{ITEM}/r0"
-HOSTILE = (
-    "</script><script>window.__pwned=1</script>"
-    '<img src=x onerror="window.__pwned=2"><b onmouseover="window.__pwned=3">x</b>\u2028&amp;'
-)
+FIRST = "<script>window.__pwned='script'</script>"
 
 
 @pytest.fixture(scope="module")
@@ -83,9 +81,10 @@ def test_hostile_strings_are_escaped_everywhere(episode: Path) -> None:
     assert "window.__pwned" in page
     assert "<script>window.__pwned" not in page
     assert "<img src=x" not in page and "<b onmouseover" not in page
+    assert not [raw for raw in RAW_TAGS if raw in page]
     assert "\u2028" not in page.split('id="viewer-data">')[1]
     assert f'<h1 id="title">{html.escape(HOSTILE)}</h1>' in page
-    payload = "</script><script>window.__pwned=1"
+    payload = FIRST
     assert html.escape('({"note":"' + payload) in page  # the tool argument
     fields = page.split('id="fields"')[1].split("</table>")[0]
     assert html.escape(f'"{payload}') in fields and html.escape(f'{{"x":"{payload}') in fields
@@ -257,16 +256,16 @@ def test_hostile_page_in_chromium_runs_no_payload(episode: Path) -> None:
         page.wait_for_function("document.querySelector('audio.player').readyState >= 1")
         page.hover("#timeline tbody tr:nth-child(2)")
         assert page.evaluate("typeof window.__pwned") == "undefined"
-        title = page.inner_text("#title")
-        assert "</script><script>window.__pwned=1</script>" in title and "<img src=x" in title
+        assert shown_as_text(page.inner_text("#title")) == []
         assert page.locator("#timeline img, header img, #scores img, #timeline b").count() == 0
+        assert page.locator(INJECTED).count() == 0
         utterances = page.locator("#timeline tbody tr").filter(
             has=page.locator("td:nth-child(3)", has_text="agent.utterance")
         )
-        row = utterances.filter(has_text="window.__pwned=1").first
+        row = utterances.filter(has_text=FIRST).first
         row.click()
         caption = page.inner_text("#captions .cap[data-key=agent] span")
-        assert "<img src=x" in caption
+        assert shown_as_text(caption) == []
         assert page.evaluate("typeof window.__pwned") == "undefined"
         assert loaded.console_errors == []
         assert all(url.startswith(("file:", "data:")) for url in loaded.requests)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator
 from typing import Literal
@@ -60,9 +61,21 @@ class IndexRow(BaseModel):
     error: str | None = None
 
 
+SLUG_MAX = 100
+"""Longest folder name a slug gives (file systems allow 255 bytes)."""
+
+
 def slug(text: str) -> str:
-    """A file-system-safe name for an agent spec or condition."""
-    return re.sub(r"[^A-Za-z0-9_.\-]+", "_", text).strip("._") or "_"
+    """A file-system-safe name for an agent spec or condition.
+
+    Names longer than `SLUG_MAX` keep their first characters and end in 12
+    hex digits of the text's sha256, so they stay distinct.
+    """
+    name = re.sub(r"[^A-Za-z0-9_.\-]+", "_", text).strip("._") or "_"
+    if len(name) <= SLUG_MAX:
+        return name
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{name[: SLUG_MAX - 13]}-{digest}"
 
 
 def episode_dir(spec: CampaignSpec, item_id: str, repetition: int) -> str:
