@@ -169,3 +169,12 @@ def test_stall_timeout_option_is_documented_and_checked() -> None:
     assert "--stall-timeout" in runner.invoke(main, ["run", "--help"]).output
     bad = runner.invoke(main, ["run", "--suite", str(FIXTURES), "--stall-timeout", "0"])
     assert bad.exit_code == 2 and "--stall-timeout" in bad.output
+
+
+def test_the_cli_prints_the_error_reason(tmp_path: Path) -> None:
+    args = ["run", "--suite", str(FIXTURES), "--agent", "fault?kind=garbage", "-k", "1"]
+    args += ["--items", ITEM, "--out", str(tmp_path / "run")]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "errors (not failures)" in result.output
+    assert "error: AgentError: the agent sent a malformed event: an unknown event" in result.output

@@ -148,3 +148,17 @@ def print_scorecard(summary: dict[str, Any]) -> None:
     table.add_row("items × runs", f"{wf['items']} × {k} = {wf['runs']} valid", "")
     table.add_row("errors (not failures)", str(summary["errors"]), "")
     Console().print(table)
+    print_error_reasons(summary)
+
+
+MAX_REASONS_SHOWN = 5
+
+
+def print_error_reasons(summary: dict[str, Any]) -> None:
+    """The distinct reasons of the error episodes (the first few; all in summary.json)."""
+    reasons: list[str] = summary.get("error_reasons") or []
+    console = Console(highlight=False)
+    for reason in reasons[:MAX_REASONS_SHOWN]:
+        console.print(f"error: {reason}", markup=False, soft_wrap=True)
+    if len(reasons) > MAX_REASONS_SHOWN:
+        console.print(f"... {len(reasons) - MAX_REASONS_SHOWN} more reasons in summary.json")

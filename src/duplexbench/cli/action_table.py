@@ -7,7 +7,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from duplexbench.cli._common import _pct
+from duplexbench.cli._common import _pct, print_error_reasons
 
 
 def _timing(block: dict[str, Any]) -> str:
@@ -52,6 +52,7 @@ def print_action_scorecard(summary: dict[str, Any]) -> None:
         f"cues forced {block['cues_forced']}, agent words from ASR in {block['asr_transcribed']}"
     )
     Console().print(notes)
+    print_error_reasons(summary)
     Console().print(
         "S offline = rule (stop) or transparent heuristics (the rest); judge S only with "
         "--judge-model. Per condition and scenario: summary.json."
