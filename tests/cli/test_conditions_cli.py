@@ -122,3 +122,9 @@ def test_noise_dir_recordings_are_used_and_bad_ones_refused_before_running(
     bad = CliRunner().invoke(main, args)
     assert bad.exit_code != 0 and "broken.wav" in bad.output
     assert not (tmp_path / "bad").exists()
+    (noise / "dog_bark" / "broken.wav").unlink()
+    (noise / "dog_bark" / "escape.wav").symlink_to(noise / "indoor" / ".." / ".." / "outside.wav")
+    write_wav(tmp_path / "outside.wav", [samples], 8000)
+    escaped = CliRunner().invoke(main, args)
+    assert escaped.exit_code != 0 and "escape.wav" in escaped.output, escaped.output
+    assert "outside" in escaped.output and not (tmp_path / "bad").exists()

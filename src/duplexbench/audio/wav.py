@@ -1,14 +1,23 @@
-"""WAV files (PCM16) with the standard library, atomically written."""
+"""WAV files (PCM16) with the standard library, atomically written.
+
+Reading is bounded: a file above :data:`MAX_WAV_BYTES` (or the limit given), or
+one that is not a regular file, is refused before it is decoded.
+"""
 
 from __future__ import annotations
 
+import io
 import wave
 from pathlib import Path
 
 import numpy as np
 
 from duplexbench.audio.pcm import AudioFormatError, Int16Array, pcm16_bytes_to_array, to_int16
-from duplexbench.files import atomic_path
+from duplexbench.files import UnsafeFileError, atomic_path, read_limited
+
+MAX_WAV_BYTES = 128 * 1024 * 1024
+"""A WAV file read: a 20-minute episode (its time limit) in two 16 kHz channels is
+77 MB; a noise recording of about 11 minutes of 48 kHz stereo fits too."""
 
 
 def write_wav(path: Path, channels: list[Int16Array], sample_rate: int) -> None:
@@ -26,10 +35,18 @@ def write_wav(path: Path, channels: list[Int16Array], sample_rate: int) -> None:
         out.writeframes(data.tobytes())
 
 
-def read_wav(path: Path) -> tuple[list[Int16Array], int]:
-    """Read a PCM16 WAV into per-channel int16 arrays and its sample rate."""
+def read_wav(path: Path, max_bytes: int = MAX_WAV_BYTES) -> tuple[list[Int16Array], int]:
+    """Read a PCM16 WAV into per-channel int16 arrays and its sample rate.
+
+    AudioFormatError (a ValueError) names the file when it is not a PCM16 WAV,
+    is larger than `max_bytes` or is not a regular file; OSError when unreadable.
+    """
     try:
-        with wave.open(str(path), "rb") as src:
+        data = read_limited(Path(path), max_bytes, "WAV file")
+    except UnsafeFileError as exc:
+        raise AudioFormatError(str(exc)) from None
+    try:
+        with wave.open(io.BytesIO(data), "rb") as src:
             if src.getsampwidth() != 2:
                 raise AudioFormatError(f"{path}: {8 * src.getsampwidth()}-bit WAV; expected 16")
             channels, rate = src.getnchannels(), src.getframerate()

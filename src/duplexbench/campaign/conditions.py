@@ -16,21 +16,33 @@ Three factors, each off in `clean` and on in `realistic` (τ-Voice's conditions)
 Named presets: `clean`, `realistic`, each factor alone (`noise`, `accents`,
 `turn-taking`), each pair (`noise+accents`, `noise+turn-taking`,
 `accents+turn-taking`), and `text`, the text-channel control.
+
+:func:`check_noise_dir` checks a `--noise-dir` folder of recordings before they
+are loaded: every `<kind>/*.wav` inside the folder (no symbolic link out of it),
+each at most :data:`~duplexbench.audio.wav.MAX_WAV_BYTES`, at most
+:data:`MAX_NOISE_FILES` files and :data:`MAX_NOISE_DIR_BYTES` in all.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
+from pathlib import Path
 from typing import Literal
 
 from duplexbench.audio.effects import EffectsConfig
+from duplexbench.audio.wav import MAX_WAV_BYTES
+from duplexbench.files import UnsafeFileError, resolve_inside, too_big
 from duplexbench.users.caller import CallerConfig
 from duplexbench.users.personas import NEUTRAL, PERSONAS
 from duplexbench.users.sounds import OutOfTurnConfig
 from duplexbench.users.turntaking import NATURAL, POLITE, TurnTakingConfig
 
 FACTORS = ("noise", "accents", "turn-taking")
+MAX_NOISE_FILES = 1_000
+"""Recordings in one `--noise-dir` (all are held in memory for the run)."""
+MAX_NOISE_DIR_BYTES = 512 * 1024 * 1024
+"""Every recording of one `--noise-dir` together."""
 
 
 @dataclass(frozen=True)
@@ -109,3 +121,34 @@ def parse_conditions(text: str) -> list[str]:
     for name in names:
         get_condition(name)
     return names
+
+
+def check_noise_dir(folder: Path) -> list[Path]:
+    """The recordings a `--noise-dir` folder holds (`folder/<kind>/*.wav`), checked.
+
+    UnsafeFileError (a ValueError) naming the file for a recording that leads out
+    of `folder` (a symbolic link, of the file or its kind folder), is not a regular
+    file or is above MAX_WAV_BYTES; naming the folder past MAX_NOISE_FILES files or
+    MAX_NOISE_DIR_BYTES in all.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ValueError(f"{folder}: recordings folder does not exist")
+    files: list[Path] = []
+    total = 0
+    for kind in sorted(p for p in folder.iterdir() if p.is_dir()):
+        for file in sorted(p for p in kind.iterdir() if p.suffix.lower() == ".wav"):
+            resolve_inside(folder, f"{kind.name}/{file.name}", "noise recording")
+            if not file.is_file():
+                raise UnsafeFileError(file, "noise recording is not a regular file")
+            size = file.stat().st_size
+            if size > MAX_WAV_BYTES:
+                raise UnsafeFileError(file, too_big("noise recording", size, MAX_WAV_BYTES))
+            files.append(file)
+            total += size
+            if len(files) > MAX_NOISE_FILES:
+                raise UnsafeFileError(folder, f"more than {MAX_NOISE_FILES} noise recordings")
+            if total > MAX_NOISE_DIR_BYTES:
+                what = "the noise recordings together"
+                raise UnsafeFileError(folder, too_big(what, total, MAX_NOISE_DIR_BYTES, "over "))
+    return files

@@ -10,7 +10,7 @@ from duplexbench.agents.protocol import TextAgent
 from duplexbench.agents.registry import AgentInfo, AgentSpec
 from duplexbench.audio.pcm import SAMPLE_RATE
 from duplexbench.audio.wav import write_wav
-from duplexbench.campaign.conditions import Condition
+from duplexbench.campaign.conditions import Condition, check_noise_dir
 from duplexbench.campaign.rundir import write_model
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode
@@ -49,6 +49,7 @@ class EpisodeRunner:
         if isinstance(agent, TextAgent | StepAgent):
             agent.close()  # a streaming agent has not connected yet: nothing to close
         if self.noise_dir is not None and self.condition.caller.effects is not None:
+            check_noise_dir(Path(self.noise_dir))  # contained, regular, within the limits
             recordings(self.noise_dir)  # a bad recording fails here, before any episode
         if self.condition.channel == "audio":
             voices = {self.voice_of(item) for item in items}

@@ -27,7 +27,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from duplexbench.campaign.conditions import parse_conditions
@@ -46,7 +45,12 @@ from duplexbench.campaign.runner import (
 from duplexbench.campaign.scores import Score
 from duplexbench.campaign.spec import JudgeConfig, slug
 from duplexbench.items.action_suite import suite_family
+from duplexbench.items.errors import ItemError
+from duplexbench.items.load import read_document
 from duplexbench.suites.package import resolve_suite
+
+MAX_PLAN_BYTES = 1024 * 1024
+"""A campaign plan file (a typical one is a few hundred bytes)."""
 
 
 class CampaignPlan(BaseModel):
@@ -68,12 +72,20 @@ class CampaignPlan(BaseModel):
 
 
 def load_plan(path: Path) -> CampaignPlan:
-    """Read a plan (YAML or JSON); a bad one is a RunDirError naming the file and field."""
+    """Read a plan (YAML or JSON); a bad one is a RunDirError naming the file and field.
+
+    Read like an item file (safe YAML: no Python tags, aliases or duplicate keys;
+    at most :data:`MAX_PLAN_BYTES`). Its `suites` are chosen by whoever runs the
+    plan, like `--suite`: built-in names or paths (absolute, or relative to the
+    working folder); the files inside each suite are contained by the suite loader.
+    """
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = read_document(path, MAX_PLAN_BYTES, "campaign plan")
+    except ItemError as exc:
+        why = "; ".join(f"{p.path}: {p.message}" if p.path else p.message for p in exc.problems)
+        raise RunDirError(f"{path}: cannot read the campaign plan: {why}") from None
+    try:
         plan = CampaignPlan.model_validate(data)
-    except (OSError, yaml.YAMLError) as exc:
-        raise RunDirError(f"{path}: cannot read the campaign plan: {exc}") from None
     except ValidationError as exc:
         raise RunDirError(f"{path}: invalid campaign plan:\n{exc}") from None
     parse_conditions(",".join(plan.conditions))  # unknown names fail here

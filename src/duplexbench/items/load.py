@@ -1,8 +1,12 @@
 """Loading items and suites from YAML or JSON, safely, with precise errors.
 
 Item files are data: YAML is read with a safe loader that also refuses
-anchors/aliases (no "billion laughs") and duplicate keys; files above
-:data:`MAX_ITEM_BYTES` are refused before parsing.
+anchors/aliases (no "billion laughs"), duplicate keys and every tag that builds
+a Python object (`!!python/...`); files above :data:`MAX_ITEM_BYTES` (or the
+limit a caller passes, e.g. suite manifests and campaign plans) and files that
+are not regular files are refused before parsing. Items reference no other
+files; the only file references, a suite manifest's `items`, are checked in
+:mod:`duplexbench.items.suite`.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from duplexbench.files import UnsafeFileError, read_limited
 from duplexbench.items.errors import ItemError, Problem, format_loc
 from duplexbench.items.validate import check_item
 from duplexbench.items.workflow import WorkflowItem
@@ -43,13 +48,13 @@ class _StrictSafeLoader(yaml.SafeLoader):
             raise yaml.constructor.ConstructorError(
                 None,
                 None,
-                f"more than {MAX_YAML_NODES} YAML nodes in one item file",
+                f"more than {MAX_YAML_NODES} YAML nodes in one file",
                 event.start_mark,
             )
         if self.check_event(yaml.events.AliasEvent):
             event = self.peek_event()  # type: ignore[no-untyped-call]
             raise yaml.constructor.ConstructorError(
-                None, None, "YAML aliases (*name) are not allowed in item files", event.start_mark
+                None, None, "YAML aliases (*name) are not allowed", event.start_mark
             )
         return super().compose_node(parent, index)
 
@@ -79,16 +84,17 @@ class _StrictSafeLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-def read_document(path: Path) -> Any:
-    """Parse a YAML or JSON file into plain data, or raise ItemError naming the file."""
+def read_document(path: Path, max_bytes: int = MAX_ITEM_BYTES, what: str = "file") -> Any:
+    """Parse a YAML or JSON file into plain data, or raise ItemError naming the file.
+
+    A file above `max_bytes`, or not a regular file (a FIFO, /dev/zero), is refused
+    before parsing; `what` names the kind of file in that message.
+    """
     name = str(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_ITEM_BYTES:
-            raise ItemError(
-                [Problem(name, "", f"file is {size} bytes; the limit is {MAX_ITEM_BYTES}")]
-            )
-        text = path.read_text(encoding="utf-8")
+        text = read_limited(path, max_bytes, what).decode("utf-8")
+    except UnsafeFileError as exc:
+        raise ItemError([Problem(name, "", exc.reason)]) from None
     except (OSError, ValueError) as exc:  # ValueError: bad UTF-8, NUL in the path
         raise ItemError([Problem(name, "", f"cannot read: {exc}")]) from None
     try:

@@ -1,4 +1,15 @@
-"""Suites: versioned collections of items, loaded from a folder or a file."""
+"""Suites: versioned collections of items, loaded from a folder or a file.
+
+File references stay inside the suite: a manifest's `items` entries must be
+relative paths that resolve (symbolic links included) inside the suite folder,
+and so must every item file found by listing the folder and the manifest itself.
+One exception lets a suite be a subset of another: an entry may name an item
+file directly inside a sibling suite folder (`../<suite>/<file>.yaml`, where
+`<suite>` sits next to the suite folder and holds its own manifest), as
+`workflows-mini` names `../workflows-v1/*.yaml`. Manifests above
+:data:`MAX_MANIFEST_BYTES` and suites of more than :data:`MAX_SUITE_FILES` item
+files are refused.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +20,7 @@ from typing import Literal, TypeVar
 
 from pydantic import Field, ValidationError
 
+from duplexbench.files import UnsafeFileError, resolve_inside
 from duplexbench.items._base import Identifier, StrictModel
 from duplexbench.items.action import ActionItem
 from duplexbench.items.errors import ItemError, Problem, format_loc
@@ -16,6 +28,10 @@ from duplexbench.items.load import ITEM_SUFFIXES, item_checksum, load_item, read
 from duplexbench.items.workflow import WorkflowItem
 
 MANIFEST_NAMES = ("suite.yaml", "suite.yml", "suite.json")
+MAX_MANIFEST_BYTES = 2 * 1024 * 1024
+"""A suite manifest (actions-v1's, 672 items with checksums, is 94 KB)."""
+MAX_SUITE_FILES = 10_000
+"""Item files in one suite (the largest packaged suite has 672)."""
 
 
 class GeneratorInfo(StrictModel):
@@ -79,18 +95,41 @@ def select_items(items: list[T], ids: list[str] | None, limit: int | None, path:
     return items if limit is None else items[:limit]
 
 
+def sibling_suite_file(folder: Path) -> Callable[[Path], bool]:
+    """Accepts a resolved path that is an item file directly inside a suite folder next
+    to `folder` (one holding a manifest): how a suite lists items of another."""
+    parent = folder.resolve().parent
+
+    def accept(real: Path) -> bool:
+        return (
+            real.parent.parent == parent
+            and real.suffix in ITEM_SUFFIXES
+            and real.name not in MANIFEST_NAMES
+            and manifest_path(real.parent) is not None
+        )
+
+    return accept
+
+
+def manifest_path(folder: Path) -> Path | None:
+    return next((folder / n for n in MANIFEST_NAMES if (folder / n).exists()), None)
+
+
 def read_manifest(folder: Path) -> SuiteManifest | None:
-    for name in MANIFEST_NAMES:
-        path = folder / name
-        if path.exists():
-            data = read_document(path)
-            try:
-                return SuiteManifest.model_validate(data)
-            except ValidationError as exc:
-                raise ItemError(
-                    [Problem(str(path), format_loc(e["loc"], data), e["msg"]) for e in exc.errors()]
-                ) from None
-    return None
+    path = manifest_path(folder)
+    if path is None:
+        return None
+    try:
+        resolve_inside(folder, path.name, "the suite manifest")
+    except UnsafeFileError as exc:
+        raise ItemError([Problem(str(path), "", exc.reason)]) from None
+    data = read_document(path, MAX_MANIFEST_BYTES, "suite manifest")
+    try:
+        return SuiteManifest.model_validate(data)
+    except ValidationError as exc:
+        raise ItemError(
+            [Problem(str(path), format_loc(e["loc"], data), e["msg"]) for e in exc.errors()]
+        ) from None
 
 
 def load_suite(path: str | Path) -> Suite:
@@ -113,12 +152,33 @@ def load_suite(path: str | Path) -> Suite:
 
 
 def item_files(path: Path, manifest: SuiteManifest | None) -> list[Path]:
-    """The item files of a suite folder: as the manifest lists them, else every item file."""
+    """The item files of a suite folder: as the manifest lists them, else every item file.
+
+    Each must stay inside the folder or be an item file of a sibling suite (see the
+    module docstring); ItemError naming every entry that does not.
+    """
+    sibling = sibling_suite_file(path)
     if manifest is not None and manifest.items is not None:
-        return [path / name for name in manifest.items]
-    return sorted(
-        p for p in path.iterdir() if p.suffix in ITEM_SUFFIXES and p.name not in MANIFEST_NAMES
-    )
+        where = str(manifest_path(path) or path)
+        refs = [(f"items[{i}]", name, where) for i, name in enumerate(manifest.items)]
+    else:
+        found = sorted(
+            p for p in path.iterdir() if p.suffix in ITEM_SUFFIXES and p.name not in MANIFEST_NAMES
+        )
+        refs = [("", p.name, str(p)) for p in found]
+    if len(refs) > MAX_SUITE_FILES:
+        limit = f"{len(refs)} item files; the limit is {MAX_SUITE_FILES} per suite"
+        raise ItemError([Problem(str(path), "items", limit)])
+    files: list[Path] = []
+    problems: list[Problem] = []
+    for field_, name, file in refs:
+        try:
+            files.append(resolve_inside(path, name, "item file", also=sibling))
+        except UnsafeFileError as exc:
+            problems.append(Problem(file, field_, exc.reason))
+    if problems:
+        raise ItemError(problems)
+    return files
 
 
 def load_folder(

@@ -1,5 +1,10 @@
 """Shared pieces of the APEX-Voice importer: errors, notes, file reading, the
-conversion context and small helpers. See docs/formats/apex-voice-import.md."""
+conversion context and small helpers. See docs/formats/apex-voice-import.md.
+
+Package files are read with the item loader's safe YAML, each at most
+:data:`MAX_PACKAGE_FILE_BYTES`, and must resolve inside the package folder (a
+symbolic link out of it is refused).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from duplexbench.files import UnsafeFileError, read_limited, resolve_inside
 from duplexbench.items.errors import ItemError
 from duplexbench.items.load import read_document
 
@@ -28,6 +34,9 @@ BANK = "user/realization_bank.jsonl"
 WORKSPACE = "workspace/initial_workspace.json"
 LATENT = "workspace/latent_world.json"
 INITIAL_STATE = "initial_state.json"
+
+MAX_PACKAGE_FILE_BYTES = 16 * 1024 * 1024
+"""One file of a package (YAML parsing is also bounded by the item loader's node limit)."""
 
 REQUIRED_FILES = (TASK, TOOLS, GOLD, POLICY, USER_STATE, WORKSPACE)
 READ_FILES = (
@@ -91,8 +100,10 @@ class Ctx:
 
 def _read_jsonl(path: Path, name: str) -> list[Any]:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_limited(path, MAX_PACKAGE_FILE_BYTES, "package file").decode("utf-8")
+    except UnsafeFileError as exc:
+        raise ApexImportError(name, exc.reason) from None
+    except (OSError, ValueError) as exc:
         raise ApexImportError(name, f"cannot read: {exc}") from None
     rows: list[Any] = []
     for number, line in enumerate(text.splitlines(), start=1):
@@ -116,11 +127,15 @@ def read_package(root: Path) -> Ctx:
             if name in REQUIRED_FILES:
                 raise ApexImportError(name, "missing (a required file of an APEX-Voice package)")
             continue
+        try:
+            resolve_inside(root, name, "package file")
+        except UnsafeFileError as exc:
+            raise ApexImportError(name, exc.reason) from None
         if name.endswith(".jsonl"):
             ctx.docs[name] = _read_jsonl(path, name)
             continue
         try:
-            ctx.docs[name] = read_document(path)
+            ctx.docs[name] = read_document(path, MAX_PACKAGE_FILE_BYTES, "package file")
         except ItemError as exc:
             first = exc.problems[0]
             raise ApexImportError(name, first.message, first.path) from None

@@ -7,6 +7,7 @@ finds it by name; any other value is a path.
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -23,6 +24,8 @@ from duplexbench.items.workflow import WorkflowItem
 
 DATA = Path(__file__).parent / "data"
 DEFAULT_SUITE = "workflows-mini"
+SUITE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
+"""A packaged suite's name: no path separators, never `.` or `..`."""
 
 
 def packaged_suites() -> list[str]:
@@ -32,11 +35,12 @@ def packaged_suites() -> list[str]:
 
 
 def resolve_suite(spec: str) -> Path:
-    """A packaged suite's folder by name, else `spec` as a path."""
+    """`spec` as an existing path, else a packaged suite's folder by its plain name
+    (a name with `/`, `\\` or `..` never reaches outside the packaged suites)."""
     path = Path(spec)
     if path.exists():
         return path
-    if (DATA / spec / "suite.yaml").exists():
+    if SUITE_NAME.fullmatch(spec) and (DATA / spec / "suite.yaml").exists():
         return DATA / spec
     names = ", ".join(packaged_suites())
     raise ItemError([Problem(spec, "", f"no such file, folder or built-in suite ({names})")])

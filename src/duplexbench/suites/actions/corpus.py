@@ -3,7 +3,8 @@
 A corpus is a list of conversations; a conversation is a list of words, each
 with its speaker label and exact start/end ms (see docs/formats/corpus.md).
 JSON holds one corpus object; JSONL holds one conversation object a line.
-Loading reports every problem with the file, the line (JSONL) and the path.
+Loading reports every problem with the file, the line (JSONL) and the path;
+files above :data:`MAX_CORPUS_BYTES` are refused before parsing.
 
 :func:`utterances` groups a speaker's words into utterances (a gap of at
 most :data:`UTTERANCE_GAP_MS` keeps an utterance going) and :func:`split_floor`
@@ -24,6 +25,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from duplexbench.files import UnsafeFileError, read_limited
 from duplexbench.items._base import Identifier
 from duplexbench.items.action import Scenario
 from duplexbench.items.errors import ItemError, Problem, format_loc
@@ -43,6 +45,8 @@ UNCERTAIN, FILLER = frozenset(_UNCERTAIN.split()), frozenset(_FILLER.split())
 AFFIRMATIVE, UNCERTAIN or FILLER and one is in the first two; it is `uncertainty`
 when it contains a `?` or an UNCERTAIN word, else `affirmative`."""
 
+MAX_CORPUS_BYTES = 128 * 1024 * 1024
+"""A corpus file (about 1.5 million timed words); larger corpora go in several files."""
 UTTERANCE_GAP_MS = 1000
 """Words of one speaker at most this far apart belong to one utterance (so the
 longest Wait pause, 1.0 s, never splits an utterance)."""
@@ -128,8 +132,10 @@ def load_corpus(path: str | Path) -> Corpus:
     if path.suffix not in (".json", ".jsonl"):
         raise ItemError([Problem(name, "", "expected a .json or .jsonl corpus file")])
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_limited(path, MAX_CORPUS_BYTES, "corpus file").decode("utf-8")
+    except UnsafeFileError as exc:
+        raise ItemError([Problem(name, "", exc.reason)]) from None
+    except (OSError, ValueError) as exc:  # ValueError: bad UTF-8, NUL in the path
         raise ItemError([Problem(name, "", f"cannot read: {exc}")]) from None
     if path.suffix == ".jsonl":
         return _parse_jsonl(text, name, _stem_name(path))
