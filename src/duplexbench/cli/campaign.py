@@ -8,19 +8,13 @@ from typing import Any
 import click
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from duplexbench.campaign.plan import load_plan, run_plan
 from duplexbench.campaign.rundir import RunDirError
 from duplexbench.cli._common import err_console, fail, print_json
 from duplexbench.cli.execution_options import execution_from, execution_options
+from duplexbench.cli.progress import episode_bars
 from duplexbench.items.errors import ItemError
 from duplexbench.speech.tts import SpeechUnavailable
 
@@ -53,27 +47,8 @@ def campaign_run_command(*, plan: Path, out: Path, as_json: bool, quiet: bool, *
     execution = execution_from(kw)
     try:
         loaded = load_plan(plan)
-        show = not quiet and err_console.is_terminal
-        with Progress(
-            TextColumn("[bold]episodes"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[errors]} errors · {task.fields[rate]}/min"),
-            TimeRemainingColumn(),
-            console=err_console,
-            disable=not show,
-        ) as bar:
-            task = bar.add_task("campaign", total=None, errors=0, rate="-")
-            errors = 0
-
-            def tick(done: int, total: int, score: Any) -> None:
-                nonlocal errors
-                errors += score.status == "error"
-                elapsed = bar.tasks[task].elapsed or 0.0
-                rate = f"{60 * done / elapsed:.1f}" if elapsed > 0 else "-"
-                bar.update(task, completed=done, total=total, errors=errors, rate=rate)
-
-            summary = run_plan(loaded, out, execution, tick)
+        with episode_bars(quiet) as bar:
+            summary = run_plan(loaded, out, execution, bar("episodes"))
     except ItemError as exc:
         fail(f"invalid suite ({len(exc.problems)} problem(s)):\n{exc}")
         return

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import click
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from duplexbench.campaign.action_runner import ActionRunResult, run_action_campaign
 from duplexbench.campaign.conditions import CONDITIONS, DEFAULT_CONDITION, parse_conditions
@@ -27,15 +25,12 @@ from duplexbench.cli._common import (
 from duplexbench.cli.action_table import print_action_scorecard
 from duplexbench.cli.compare_table import print_comparison
 from duplexbench.cli.execution_options import execution_from, execution_options
+from duplexbench.cli.progress import Tick, episode_bars
 from duplexbench.items.action_suite import suite_family
 from duplexbench.items.errors import ItemError
-from duplexbench.scoring.actions.result import ActionScore
-from duplexbench.scoring.episode import EpisodeScore
 from duplexbench.speech.tts import SpeechUnavailable
 from duplexbench.suites.package import DEFAULT_SUITE, resolve_suite
 from duplexbench.users.decision import DeciderConfig
-
-Tick = Callable[[int, int, EpisodeScore | ActionScore], None]
 
 
 @click.command("run")
@@ -202,18 +197,12 @@ def run_command(
     if len(names) > 1 and family == "action":
         fail("action suites run in the clean condition only; give one --condition")
         return
-    show = not quiet and err_console.is_terminal
     try:
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[errors]} errors"),
-            TimeRemainingColumn(),
-            console=err_console,
-            disable=not show,
-        ) as bar:
-            tick = _ticker(bar)
+        with episode_bars(quiet) as bar:
+
+            def tick(name: str) -> Tick:
+                return bar(f"episodes · {name}")
+
             if len(names) > 1:
                 multi = run_conditions(replace(opts, condition=names[0]), names, tick)
             elif family == "action":
@@ -253,20 +242,3 @@ def _user_model(
     if not base_url:
         raise click.UsageError("--user-model needs --user-base-url (an OpenAI-compatible endpoint)")
     return DeciderConfig(model=model, base_url=base_url, cache=cache)
-
-
-def _ticker(bar: Progress) -> Callable[[str], Tick]:
-    """A progress callback per condition: one bar each, counting errors."""
-
-    def for_condition(name: str) -> Tick:
-        task = bar.add_task(f"episodes · {name}", total=None, errors=0)
-        errors = 0
-
-        def tick(done: int, total: int, score: EpisodeScore | ActionScore) -> None:
-            nonlocal errors
-            errors += score.status == "error"
-            bar.update(task, completed=done, total=total, errors=errors)
-
-        return tick
-
-    return for_condition
