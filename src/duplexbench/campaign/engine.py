@@ -11,10 +11,21 @@ into the run's SQLite index (`store.py`); `rebuild_index` makes the index
 agree with the folders again after a crash between the two.
 
 Jobs go to a backend (`backends.py`). A job that ends in an error (the agent
-or its connection failed, a worker died) is retried after `backoff_s`,
-doubling each time, up to `retries` times; after that it is kept as an error
-episode, never scored as a failure. `limits` caps how many episodes of one
-agent spec run at once (hosted APIs have rate limits).
+or its connection failed, a TTS or ASR engine failed, a worker died, the
+backend could not start it) is retried after `backoff_s`, doubling each time,
+up to `retries` times; after that it is kept as an error episode, never
+scored as a failure. `limits` caps how many episodes of one agent spec run at
+once (hosted APIs have rate limits).
+
+Storage faults: when an episode's folder cannot be written (disk full,
+read-only, no permission) its `.partial` folder is removed and the job is
+retried like an error; with no retry left the run stops with a
+`StorageError` naming the episode and the cause. That episode is then not
+complete (no `result.json`), so `--resume` runs it once the fault is gone;
+it is never kept as an error, which `--resume` would skip. An index
+(`index.sqlite`) that cannot be written does not stop the run: the episode is
+complete, and `refresh_index` at the end of the run (or of the next
+`--resume`) indexes it.
 """
 
 from __future__ import annotations
@@ -29,16 +40,20 @@ from pathlib import Path
 
 from duplexbench.campaign.backends import Backend
 from duplexbench.campaign.jobs import EpisodeJob, JobConfig, JobResult
-from duplexbench.campaign.rundir import write_model
+from duplexbench.campaign.rundir import StorageError, storage_error, write_model
 from duplexbench.campaign.scores import Score, error_of, read_score, score_folder
 from duplexbench.campaign.spec import CampaignSpec
-from duplexbench.campaign.store import upsert_episode
+from duplexbench.campaign.store import StoreError, upsert_episode
 from duplexbench.items.action import ActionItem
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.scoring.actions.judge import ActionJudge
 from duplexbench.scoring.judge import FieldJudge
 
 PARTIAL = ".partial"
+RESUME_HINT = (
+    "complete episodes are kept; free space (or make the folder writable) and continue "
+    "with --resume"
+)
 
 
 @dataclass
@@ -77,6 +92,8 @@ class Progress:
     skipped: int = 0
     errors: int = 0
     retried: int = 0
+    unindexed: int = 0
+    """Episodes saved but not indexed (the index could not be written); see module docs."""
     job_seconds: float = 0.0
     """Time spent inside the episode jobs (the rest is the runner's own cost)."""
     started: float = field(default_factory=time.perf_counter)
@@ -107,21 +124,30 @@ def _pending(target: Target) -> Iterator[EpisodeJob]:
 
 
 def place(target: Target, job: EpisodeJob, result: JobResult) -> Score:
-    """Write the job's files, score them, and rename the folder into place."""
+    """Write the job's files, score them, and rename the folder into place.
+
+    A folder that cannot be written raises `StorageError`; its `.partial` is removed.
+    """
     final = target.run_dir / job.rel
     partial = final.with_name(final.name + PARTIAL)
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.mkdir(parents=True)
-    for name, data in result.files.items():
-        (partial / name).write_bytes(data)
-    item = target.items[job.item_id]
-    if "events.jsonl" in result.files:
-        score = score_folder(item, partial, target.judge, job.repetition)
-    else:
-        score = error_of(item, job.repetition, result.error or "the episode produced no trace")
-        write_model(partial / "result.json", score)
-    shutil.rmtree(final, ignore_errors=True)
-    os.replace(partial, final)
+    try:
+        shutil.rmtree(partial, ignore_errors=True)
+        partial.mkdir(parents=True)
+        for name, data in result.files.items():
+            (partial / name).write_bytes(data)
+        item = target.items[job.item_id]
+        if "events.jsonl" in result.files:
+            score = score_folder(item, partial, target.judge, job.repetition)
+        else:
+            score = error_of(item, job.repetition, result.error or "the episode produced no trace")
+            write_model(partial / "result.json", score)
+        shutil.rmtree(final, ignore_errors=True)
+        os.replace(partial, final)
+    except (OSError, StorageError) as exc:
+        shutil.rmtree(partial, ignore_errors=True)  # frees its space; never counted complete
+        if isinstance(exc, StorageError):
+            raise StorageError(f"cannot save episode {job.rel}: {exc}") from exc
+        raise storage_error(exc, f"cannot save episode {job.rel}") from exc
     return score
 
 
@@ -132,6 +158,8 @@ class _Scheduler:
         self.in_flight: dict[str, int] = {}
         self.owner: dict[int, Target] = {}
         """Target of each submitted job (backends hand back the job object submitted)."""
+        self.refused: list[tuple[EpisodeJob, JobResult]] = []
+        """Jobs the backend failed to start: they end as errors (and are retried)."""
         self._n = 0
 
     def add(self, job: EpisodeJob, target: Target, at: float = 0.0) -> None:
@@ -154,7 +182,11 @@ class _Scheduler:
                 continue
             self.in_flight[job.config.agent] = self.in_flight.get(job.config.agent, 0) + 1
             self.owner[id(job)] = target
-            self.backend.submit(job)
+            try:
+                self.backend.submit(job)
+            except Exception as exc:  # e.g. no space for the job's temp folder
+                error = f"could not start the episode: {type(exc).__name__}: {exc}"
+                self.refused.append((job, JobResult(job.rel, {}, error, 0.0)))
         for entry in held:
             heapq.heappush(self.ready, entry)
 
@@ -163,12 +195,28 @@ class _Scheduler:
             delay = self.ready[0][0] - time.monotonic() if self.ready else 0.0
             time.sleep(max(0.0, delay))  # only backoff waits: nothing is running
             return []
+        done, self.refused = self.refused, []
         out = []
-        for job, result in self.backend.wait():
+        for job, result in done or self.backend.wait():
             self.in_flight[job.config.agent] -= 1
             target = self.owner.pop(id(job))
             out.append((job, result, target))
         return out
+
+    def retry(self, job: EpisodeJob, target: Target) -> None:
+        delay = self.options.backoff_s * 2**job.attempt
+        self.add(replace(job, attempt=job.attempt + 1), target, time.monotonic() + delay)
+
+
+def _save(target: Target, job: EpisodeJob, result: JobResult, progress: Progress) -> Score:
+    """Place the episode (StorageError if it cannot be written) and index it."""
+    score = place(target, job, result)
+    target.scores[job.rel] = score
+    try:
+        upsert_episode(target.run_dir, target.spec, job.rel, score)
+    except StoreError:
+        progress.unindexed += 1  # complete on disk; refresh_index indexes it (module docs)
+    return score
 
 
 def run_targets(
@@ -193,14 +241,19 @@ def run_targets(
         sched.fill()
         for job, result, target in sched.finished():
             progress.job_seconds += result.seconds
-            if result.error is not None and job.attempt < opts.retries:
+            retry = job.attempt < opts.retries
+            if result.error is not None and retry:
                 progress.retried += 1
-                delay = opts.backoff_s * 2**job.attempt
-                sched.add(replace(job, attempt=job.attempt + 1), target, time.monotonic() + delay)
+                sched.retry(job, target)
                 continue
-            score = place(target, job, result)
-            target.scores[job.rel] = score
-            upsert_episode(target.run_dir, target.spec, job.rel, score)
+            try:
+                score = _save(target, job, result, progress)
+            except StorageError as exc:
+                if not retry:
+                    raise StorageError(f"the run stopped: {exc}; {RESUME_HINT}") from exc
+                progress.retried += 1
+                sched.retry(job, target)
+                continue
             progress.done += 1
             progress.errors += score.status == "error"
             if listener is not None:

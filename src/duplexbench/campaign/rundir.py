@@ -8,12 +8,17 @@ RUN_DIR/episodes/<agent>/<condition>/<item>/r<k>/
 RUN_DIR/results.jsonl          index: one row per episode
 RUN_DIR/summary.json           the summary JSON
 ```
-Every file is written atomically (temp file, then rename).
+Every file is written atomically (temp file, then rename). A write that fails
+(disk full, read-only folder, no permission) raises `StorageError`, a
+`RunDirError` naming the file and the cause.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -35,8 +40,42 @@ class RunDirError(Exception):
     """A run directory that cannot be used, with the reason."""
 
 
+class StorageError(RunDirError):
+    """The run directory cannot be written (disk full, read-only, no permission)."""
+
+
+_FULL = (errno.ENOSPC, errno.EDQUOT)
+_READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
+
+
+def storage_error(exc: OSError, what: str) -> StorageError:
+    """`what: disk full (No space left on device: 'path')`, and the like."""
+    cause = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename is not None:
+        cause += f": {str(exc.filename)!r}"
+    if exc.errno in _FULL:
+        cause = f"disk full ({cause})"
+    elif exc.errno in _READ_ONLY:
+        cause = f"not writable ({cause})"
+    return StorageError(f"{what}: {cause}")
+
+
+def check_writable(folder: Path) -> None:
+    """Create `folder` if needed and write (then delete) a file in it; StorageError if not."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".write-check-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise storage_error(exc, f"cannot write the run directory {folder}") from exc
+
+
 def write_text(path: Path, text: str) -> None:
-    write_text_atomic(path, text)
+    try:
+        write_text_atomic(path, text)
+    except OSError as exc:
+        raise storage_error(exc, f"cannot write {path}") from exc
 
 
 def write_json(path: Path, data: Any) -> None:

@@ -24,11 +24,14 @@ from duplexbench.campaign.lock import LOCK, run_lock
 from duplexbench.campaign.prices import load_prices
 from duplexbench.campaign.rundir import (
     RunDirError,
+    StorageError,
+    check_writable,
+    storage_error,
     write_index,
     write_json,
 )
 from duplexbench.campaign.spec import CampaignSpec, IndexRow, JudgeConfig, slug
-from duplexbench.campaign.store import refresh_index
+from duplexbench.campaign.store import StoreError, refresh_index
 from duplexbench.items.action_suite import ActionSuite
 from duplexbench.items.load import item_checksum
 from duplexbench.items.suite import Suite, load_suite
@@ -107,9 +110,12 @@ def prepare_run_dir(out: Path, overwrite: bool) -> None:
             )
         if not (out / "campaign.json").exists():
             raise RunDirError(f"{out} is not a run directory; refusing to overwrite it")
-        for entry in entries:
-            shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
-    out.mkdir(parents=True, exist_ok=True)
+        try:
+            for entry in entries:
+                shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+        except OSError as exc:
+            raise storage_error(exc, f"cannot clear {out} for --overwrite") from exc
+    check_writable(out)
 
 
 def campaign_spec(opts: RunOptions, suite: Suite | ActionSuite) -> CampaignSpec:
@@ -134,6 +140,7 @@ def campaign_spec(opts: RunOptions, suite: Suite | ActionSuite) -> CampaignSpec:
 def run_campaign(opts: RunOptions, progress: Progress | None = None) -> RunResult:
     """Run every episode of a campaign not complete yet and write the run directory."""
     target = prepare_target(opts)
+    check_writable(target.run_dir)  # a read-only folder: a clear StorageError, not a traceback
     with run_lock(target.run_dir):
         start_target(target, opts)
         execute([target], opts.execution, progress)  # type: ignore[arg-type]
@@ -178,10 +185,16 @@ def finish_target(target: Target) -> RunResult:
     """Write the index and the summary of a run whose episodes are done."""
     ordered = [(rel, s) for rel, s in target.ordered_scores() if isinstance(s, EpisodeScore)]
     scores = [s for _, s in ordered]
-    write_index(target.run_dir, [index_row(s, rel) for rel, s in ordered])
     summary = summarize(target.spec, scores)
-    write_json(target.run_dir / "summary.json", summary)
-    refresh_index(target.run_dir)  # episodes finished before a crash are indexed too
+    try:
+        write_index(target.run_dir, [index_row(s, rel) for rel, s in ordered])
+        write_json(target.run_dir / "summary.json", summary)
+        refresh_index(target.run_dir)  # episodes finished before a crash are indexed too
+    except (StorageError, StoreError) as exc:
+        raise StorageError(
+            f"{exc}; every episode is saved: free space (or make the folder writable) and "
+            "rerun with --resume to write the index and the summary"
+        ) from exc
     judge = target.judge if isinstance(target.judge, FieldJudge) else None
     return RunResult(target.run_dir, summary, scores, judge)
 

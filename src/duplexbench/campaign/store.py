@@ -12,7 +12,10 @@ The episode folders stay the truth; the index is derived from their
 
 Writers from several processes are safe: WAL journal, a 30 s busy timeout,
 and every write is one `BEGIN IMMEDIATE` transaction. An unreadable
-(corrupt) index is moved aside to `index.sqlite.corrupt` and rebuilt.
+(corrupt) index is moved aside to `index.sqlite.corrupt` and rebuilt; an
+index that cannot be written (disk full, read-only, locked past the timeout)
+is left as it is and the write raises `StoreError` with sqlite's reason
+(a failed transaction is rolled back whole).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from duplexbench.campaign.rundir import RunDirError
 from duplexbench.campaign.spec import CampaignSpec, slug
 from duplexbench.campaign.store_rows import (
     DDL,
@@ -52,7 +56,7 @@ BUSY_TIMEOUT_S = 30.0
 PARQUET_EXTRA = "parquet"
 
 
-class StoreError(Exception):
+class StoreError(RunDirError):
     """The index cannot be used or written, with the reason."""
 
 
@@ -92,9 +96,19 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     try:
         yield conn
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # sqlite has already rolled back after e.g. SQLITE_FULL
+            conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+
+
+@contextmanager
+def _writing(run_dir: Path) -> Iterator[None]:
+    """sqlite and file errors while writing the index -> StoreError naming it and the cause."""
+    try:
+        yield
+    except (sqlite3.Error, OSError) as exc:
+        raise StoreError(f"{index_path(run_dir)}: cannot write the index: {exc}") from exc
 
 
 def _ensure_schema(conn: sqlite3.Connection) -> None:
@@ -139,6 +153,8 @@ def _open(run_dir: Path, check: bool = False) -> tuple[sqlite3.Connection, str |
                 conn.close()
                 raise sqlite3.DatabaseError(f"integrity check: {result}")
         return conn, None
+    except sqlite3.OperationalError as exc:  # full, read-only, locked: not corrupt
+        raise StoreError(f"{path}: cannot open the index: {exc}") from exc
     except sqlite3.DatabaseError as exc:
         if not path.exists():
             raise StoreError(f"{path}: cannot create the index: {exc}") from None
@@ -214,7 +230,7 @@ def upsert_episode(
     data = json.loads(text)
     row = episode_row(campaign, rel_path, data, text, _stat(run_dir / rel_path / "result.json"))
     conn, corrupt = _open(run_dir)
-    with closing(conn):
+    with closing(conn), _writing(run_dir):
         if corrupt is not None:
             _rebuild(conn, run_dir)
         with _transaction(conn):
@@ -290,7 +306,7 @@ def rebuild_index(run_dir: Path) -> int:
     are gone are removed. Unreadable results are left out (`check_index` lists them).
     """
     conn, _ = _open(run_dir)
-    with closing(conn):
+    with closing(conn), _writing(run_dir):
         return _rebuild(conn, run_dir)[0]
 
 
@@ -304,7 +320,7 @@ def refresh_index(run_dir: Path) -> IndexStatus:
     status = IndexStatus()
     existed = index_path(run_dir).exists()
     conn, corrupt = _open(run_dir, check=True)
-    with closing(conn):
+    with closing(conn), _writing(run_dir):
         if corrupt is not None or not existed:
             status.rebuilt = True
             status.episodes, status.problems = _rebuild(conn, run_dir)

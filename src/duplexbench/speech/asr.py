@@ -5,6 +5,15 @@
 deterministic decoding (beam 1, temperature 0, no conditioning on previous
 text, no VAD). Audio whose loudest 20 ms frame is below -50 dBFS is treated
 as silence and not decoded (whisper invents text for silence).
+
+Every engine from :func:`get_asr` is wrapped in :class:`CheckedASR`: an engine
+that raises, or returns anything but a :class:`Transcript` of plain text (at
+most :data:`MAX_CHARS_PER_S` characters per second of audio, plus
+:data:`MAX_CHARS_MIN`) and :class:`Word` timings, fails with :class:`ASRError`
+naming the engine; word times are clamped into the audio. An episode that
+meets an ``ASRError`` ends as an ``error`` (never scored as the agent's
+failure) and is retried by the campaign's retry policy. An *empty* transcript
+is not a fault: the listener heard nothing (a cascade agent then does not answer).
 """
 
 from __future__ import annotations
@@ -26,6 +35,8 @@ from duplexbench.speech.tts import SpeechUnavailable
 
 __all__ = [
     "ASREngine",
+    "ASRError",
+    "CheckedASR",
     "Transcript",
     "WhisperASR",
     "Word",
@@ -37,6 +48,12 @@ __all__ = [
 _INSTALL_ASR = "pip install 'duplexbench[asr]'"
 _SILENCE_DBFS = -50.0
 _FRAME = SAMPLE_RATE // 50
+MAX_CHARS_PER_S = 100
+MAX_CHARS_MIN = 1000
+
+
+class ASRError(RuntimeError):
+    """An ASR engine failed, or returned something that is not a usable transcript."""
 
 
 @dataclass(frozen=True)
@@ -63,8 +80,51 @@ class ASREngine(Protocol):
         ...
 
 
+class CheckedASR:
+    """An ASR engine whose failures and output are checked (module docstring)."""
+
+    def __init__(self, name: str, engine: ASREngine) -> None:
+        self.name, self.engine = name, engine
+
+    def transcribe(self, samples: Int16Array) -> Transcript:
+        audio = np.asarray(samples)
+        if audio.ndim != 1:
+            raise ValueError(f"expected mono 1-D samples, got shape {audio.shape}")
+        try:
+            result = self.engine.transcribe(audio)
+        except SpeechUnavailable:
+            raise
+        except Exception as exc:
+            raise ASRError(f"ASR {self.name!r} failed: {type(exc).__name__}: {exc}") from exc
+        return self._checked(result, ms_for_samples(audio.size))
+
+    def _checked(self, result: object, duration_ms: int) -> Transcript:
+        def bad(what: str) -> ASRError:
+            return ASRError(f"ASR {self.name!r} returned {what}")
+
+        if not isinstance(result, Transcript):
+            raise bad(f"a {type(result).__name__}, not a Transcript")
+        if not isinstance(result.text, str):
+            raise bad(f"text of type {type(result.text).__name__}")
+        limit = MAX_CHARS_MIN + MAX_CHARS_PER_S * duration_ms // 1000
+        if len(result.text) > limit:
+            raise bad(f"{len(result.text)} characters for {duration_ms} ms of audio")
+        if not isinstance(result.words, tuple | list):
+            raise bad(f"words of type {type(result.words).__name__}")
+        words = []
+        for w in result.words:
+            if not isinstance(w, Word) or not isinstance(w.text, str):
+                raise bad(f"a word that is not a Word: {w!r:.80}")
+            times: tuple[object, object] = (w.start_ms, w.end_ms)
+            if not all(isinstance(t, int | float) and math.isfinite(t) for t in times):
+                raise bad(f"word {w.text!r} with bad times {times}")
+            start = min(max(0, round(w.start_ms)), duration_ms)
+            words.append(Word(w.text, start, min(max(start, round(w.end_ms)), duration_ms)))
+        return Transcript(result.text, tuple(words))
+
+
 ASRFactory = Callable[[], ASREngine]
-REGISTRY: EngineRegistry[ASREngine] = EngineRegistry("ASR")
+REGISTRY: EngineRegistry[ASREngine] = EngineRegistry("ASR", wrap=CheckedASR)
 
 
 def register_asr(name: str) -> Callable[[ASRFactory], ASRFactory]:
@@ -77,7 +137,7 @@ def asr_engines() -> list[str]:
 
 
 def get_asr(name: str = "whisper") -> ASREngine:
-    """The process-wide instance of ASR engine ``name``."""
+    """The process-wide instance of ASR engine ``name`` (a :class:`CheckedASR`)."""
     return REGISTRY.get(name)
 
 

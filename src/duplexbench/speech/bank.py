@@ -5,7 +5,9 @@ version, voice, settings, output rate and :data:`BANK_FORMAT`. Clips live at
 ``root/<key[:2]>/<key>.wav`` (16 kHz mono PCM16) with a ``<key>.json`` sidecar
 that records the samples' sha256; the sidecar is written last and acts as the
 commit marker. Reads go memory LRU -> disk (checksum verified; a corrupt or
-truncated file is re-rendered and counted) -> render.
+truncated file is re-rendered and counted) -> render. A render whose engine
+fails or returns unusable audio raises ``TTSError``
+(:mod:`duplexbench.speech.synthesis`) and stores nothing.
 
 Writes are atomic (temp file in the same folder, then ``os.replace``), so
 workers rendering the same clip at once, or a worker killed mid-write, never
@@ -38,10 +40,10 @@ from duplexbench.audio.pcm import (
     Int16Array,
     ms_for_samples,
     sha256_pcm,
-    to_internal,
 )
 from duplexbench.audio.wav import read_wav, write_wav
 from duplexbench.files import write_text_atomic
+from duplexbench.speech.synthesis import synthesize_checked
 from duplexbench.speech.tts import SynthesisSettings, VoiceRef, get_tts
 
 __all__ = [
@@ -281,8 +283,8 @@ class SpeechBank:
         self, desc: dict[str, Any], ref: VoiceRef, key: str, settings: SynthesisSettings
     ) -> Clip:
         engine = get_tts(ref.engine)
-        raw, rate = engine.synthesize(desc["text"], ref.voice, settings)
-        samples = normalize_loudness(to_internal(raw, rate), settings.gain_db)
+        raw = synthesize_checked(engine, ref.engine, desc["text"], ref.voice, settings)
+        samples = normalize_loudness(raw, settings.gain_db)
         samples.flags.writeable = False
         clip = Clip(desc["text"], str(ref), key, sha256_pcm(samples), samples)
         self._store(clip, desc)

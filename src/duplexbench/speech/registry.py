@@ -14,12 +14,20 @@ class EngineRegistry(Generic[T]):
     """Zero-argument factories by name, one cached instance per engine.
 
     An engine whose factory raises (e.g. `SpeechUnavailable`) is not cached, so
-    installing it later works. `builtins` are imported on first use.
+    installing it later works. `builtins` are imported on first use. `wrap`, if
+    given, is applied to each new instance with its registered name (e.g. to check
+    what the engine returns).
     """
 
-    def __init__(self, kind: str, builtins: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        kind: str,
+        builtins: tuple[str, ...] = (),
+        wrap: Callable[[str, T], T] | None = None,
+    ) -> None:
         self.kind = kind
         self._builtins = builtins
+        self._wrap = wrap
         self._loaded = False
         self._factories: dict[str, Callable[[], T]] = {}
         self._instances: dict[str, T] = {}
@@ -59,5 +67,7 @@ class EngineRegistry(Generic[T]):
                 known = ", ".join(sorted(self._factories))
                 raise ValueError(f"unknown {self.kind} engine {name!r}; engines: {known}")
             engine = factory()
+            if self._wrap is not None:
+                engine = self._wrap(name, engine)
             self._instances[name] = engine
             return engine

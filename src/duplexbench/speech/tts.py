@@ -28,6 +28,7 @@ __all__ = [
     "SpeechUnavailable",
     "SynthesisSettings",
     "TTSEngine",
+    "TTSError",
     "VoiceRef",
     "get_tts",
     "register_tts",
@@ -43,6 +44,11 @@ _BUILTIN_MODULES = ("duplexbench.speech.synthetic", "duplexbench.speech.engines"
 
 class SpeechUnavailable(RuntimeError):
     """A speech engine (package, model or binary) is not installed on this machine."""
+
+
+class TTSError(RuntimeError):
+    """A TTS engine failed, or returned audio that cannot be the text spoken
+    (:mod:`duplexbench.speech.synthesis`); never stored in the speech bank."""
 
 
 @dataclass(frozen=True)
