@@ -353,3 +353,22 @@ def test_regression_unwritable_index_is_not_set_aside_as_corrupt(
     assert not (out / "index.sqlite.corrupt").exists()
     disk.heal()
     assert refresh_index(out).episodes == 4 and check_index(out) == []
+
+
+def test_regression_read_only_folder_for_campaign_and_multi_condition_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`campaign run` and `run --condition a,b` took the lock (or made the folder) unguarded."""
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(f"agents: [oracle]\nsuites: [{FIXTURES}]\nconditions: [text]\nrepetitions: 1\n")
+    out = tmp_path / "out"
+    FaultyDisk(monkeypatch, out, lambda op, p: True, code=errno.EROFS)
+    multi = ["run", "--suite", str(FIXTURES), "--agent", "oracle", "--condition", "text,clean"]
+    for args in (
+        ["campaign", "run", str(plan), "--out", str(out / "c"), "-q"],
+        [*multi, "-k", "1", "--out", str(out / "m"), "-q"],
+    ):
+        failed = CliRunner().invoke(main, args)
+        assert failed.exit_code == 2 and isinstance(failed.exception, SystemExit), failed.output
+        assert "not writable (Read-only file system" in failed.output
+        assert "Traceback" not in failed.output

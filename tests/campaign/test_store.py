@@ -22,13 +22,13 @@ from duplexbench.campaign.store import (
     INDEX_NAME,
     StoreError,
     check_index,
-    export,
     index_path,
     query,
     rebuild_index,
     refresh_index,
     upsert_episode,
 )
+from duplexbench.campaign.store_export import export
 from duplexbench.campaign.store_rows import EXPORT_COLUMNS
 from duplexbench.cli import main
 from duplexbench.scoring.actions.result import ActionScore

@@ -12,6 +12,7 @@ episodes are unaffected and the index stays consistent.
 from __future__ import annotations
 
 import errno
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -351,3 +352,7 @@ def test_harness_asr_fault_on_agent_audio_is_an_error(
     assert [(s.status, s.error) for s in result.scores] == [
         ("error", "ASRError: ASR 'whisper' failed: ZeroDivisionError: division by zero")
     ]
+    (folder,) = result.run_dir.glob("episodes/*/*/*/r0")
+    events = [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
+    assert events[-1]["type"] == "episode.end" and events[-1]["data"]["reason"] == "error"
+    assert (folder / "audio.wav").exists()  # the trace and audio are kept, not only result.json

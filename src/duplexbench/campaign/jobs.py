@@ -144,14 +144,23 @@ def _run_into(job: EpisodeJob, folder: Path) -> str | None:
 def execute_job(job: EpisodeJob) -> JobResult:
     """Run one episode; never raises (a fault becomes the result's error)."""
     start = time.perf_counter()
-    folder = Path(tempfile.mkdtemp(prefix="duplexbench-episode-"))
+    try:
+        folder = Path(tempfile.mkdtemp(prefix="duplexbench-episode-"))
+    except OSError as exc:  # e.g. the worker's temp disk is full
+        reason = f"could not start the episode: {type(exc).__name__}: {exc}"
+        return JobResult(job.rel, {}, reason, time.perf_counter() - start)
+    files: dict[str, bytes] = {}
+    error: str | None
     try:
         try:
             with watchdog(job.config.stall_s):
                 error = _run_into(job, folder)
         except Exception as exc:  # a fault outside the episode loop: an error, not a failure
             error = f"{type(exc).__name__}: {exc}"
-        files = {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+        try:
+            files = {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+        except OSError as exc:
+            files, error = {}, f"could not read the episode's files: {type(exc).__name__}: {exc}"
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return JobResult(job.rel, files, error, time.perf_counter() - start)

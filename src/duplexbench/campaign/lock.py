@@ -14,16 +14,22 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from duplexbench.campaign.rundir import RunDirError
+from duplexbench.campaign.rundir import RunDirError, storage_error
 
 LOCK = ".lock"
 
 
 @contextmanager
 def run_lock(run_dir: Path) -> Iterator[None]:
-    """Hold the run directory's lock (created if needed) for the block."""
-    run_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(run_dir / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    """Hold the run directory's lock (created if needed) for the block.
+
+    A folder that cannot be created or written is a `StorageError` naming it.
+    """
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(run_dir / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise storage_error(exc, f"cannot write the run directory {run_dir}") from exc
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from duplexbench.campaign.rescore import rescore_run
-from duplexbench.campaign.rundir import RunDirError, write_json
+from duplexbench.campaign.rundir import RunDirError, storage_error, write_json
 from duplexbench.campaign.runner import Progress, RunOptions, RunResult, free_run_dir, run_campaign
 from duplexbench.campaign.spec import JudgeConfig, slug
 from duplexbench.scoring.compare import PERMUTATIONS, compare_conditions
@@ -105,8 +105,14 @@ def _prepare(out: Path, overwrite: bool) -> None:
             raise RunDirError(
                 f"{out} is not a multi-condition run directory; refusing to replace it"
             )
-        shutil.rmtree(out)
-    out.mkdir(parents=True, exist_ok=True)
+        try:
+            shutil.rmtree(out)
+        except OSError as exc:
+            raise storage_error(exc, f"cannot clear {out} for --overwrite") from exc
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise storage_error(exc, f"cannot create the run directory {out}") from exc
 
 
 def run_conditions(

@@ -34,7 +34,7 @@ from duplexbench.campaign.engine import Target
 from duplexbench.campaign.execution import ExecutionOptions, execute
 from duplexbench.campaign.lock import run_lock
 from duplexbench.campaign.multi import comparison
-from duplexbench.campaign.rundir import RunDirError, write_json
+from duplexbench.campaign.rundir import RunDirError, check_writable, write_json
 from duplexbench.campaign.runner import (
     RunOptions,
     RunResult,
@@ -130,7 +130,7 @@ def run_plan(
 ) -> dict[str, Any]:
     """Run (or resume) the whole plan into `out`; the campaign summary."""
     ex = replace(ex, retries=plan.retries, backoff_s=plan.backoff_s, limits=plan.limits)
-    out.mkdir(parents=True, exist_ok=True)
+    check_writable(out)  # a StorageError naming the folder, not an OSError
     with run_lock(out):
         resume = (out / "plan.json").exists()
         if resume and not ex.resume:

@@ -12,7 +12,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from duplexbench.campaign.store import StoreError, export_runs
+from duplexbench.campaign.store import StoreError
+from duplexbench.campaign.store_export import export_runs
 from duplexbench.cli._common import PANEL_ROWS, err_console, fail, panel_value, print_json
 from duplexbench.cli.compare_table import print_comparison
 from duplexbench.report.analysis import analyze

@@ -200,9 +200,15 @@ class AudioEpisode(EpisodeCore):
 
     def finish(self, reason: EndReason, error: str | None) -> EpisodeRecord:
         """After the call: drop a flood, flush queued audio, derive floor events, end."""
-        if self.playback.overflowing:
-            self.hearing.cut(self.now, *self.playback.cancel())
-        self._flush()
+        try:
+            if self.playback.overflowing:
+                self.hearing.cut(self.now, *self.playback.cancel())
+            self._flush()
+        except Exception as exc:  # e.g. ASR failing on the last words: keep the trace
+            if error is None:
+                reason, error = "error", self.failed(exc)
+            else:
+                self.emit_error(self.now, f"{type(exc).__name__}: {exc}", "finish")
         line = self.line.close(self.now)
         audio = self._finish_audio(line)
         self.emit_end(self.now, reason, error or "")

@@ -221,6 +221,22 @@ class ActionEpisode:
     # ------------------------------------------------------------ end
 
     def _finish(self, reason: EndReason, error: str | None) -> ActionRecord:
+        try:
+            self._flush()
+        except Exception as exc:  # e.g. ASR failing on the last words: keep the trace
+            message = f"{type(exc).__name__}: {exc}"
+            self.trace.error(self.now, message, "episode" if error is None else "finish")
+            if error is None:
+                reason, error = "error", message
+        empty = np.zeros(0, dtype=np.int16)
+        user = np.concatenate(self.ch0) if self.ch0 else empty
+        agent = np.concatenate(self.ch1) if self.ch1 else empty
+        self.trace.channels(self.now, user, agent)
+        self.trace.end(self.now, reason, error or "")
+        return ActionRecord(self.trace.events, reason, error, (user, agent))
+
+    def _flush(self) -> None:
+        """Play out what the agent had queued (a flood is dropped), then close the transcript."""
         if self.playback.overflowing:
             self.playback.cancel()
         limit = self.now + self.config.flush_limit_ms
@@ -234,9 +250,3 @@ class ActionEpisode:
             kick()
         self.transcript.close(truncated=False)
         self._utterances()
-        empty = np.zeros(0, dtype=np.int16)
-        user = np.concatenate(self.ch0) if self.ch0 else empty
-        agent = np.concatenate(self.ch1) if self.ch1 else empty
-        self.trace.channels(self.now, user, agent)
-        self.trace.end(self.now, reason, error or "")
-        return ActionRecord(self.trace.events, reason, error, (user, agent))
