@@ -3,6 +3,7 @@ policy, start/end events, plan effects at speech onset and tool execution."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
@@ -36,7 +37,7 @@ from duplexbench.trace.io import Recorder
 from duplexbench.users.observer import ActObserver
 from duplexbench.users.policy import Plan, UserPolicy
 from duplexbench.users.realization import Realizer
-from duplexbench.workbench.runtime import Workbench
+from duplexbench.workbench.runtime import Workbench, json_problem
 from duplexbench.workbench.state import WorkbenchState
 
 
@@ -132,6 +133,28 @@ class ToolRun:
     fields: list[str] = field(default_factory=list)
 
 
+MAX_SHOWN = 1000
+"""Characters of `repr` kept for arguments that cannot be logged as JSON."""
+
+
+def loggable(arguments: object) -> object:
+    """What the trace records of an agent's tool arguments.
+
+    A private copy when they are plain JSON (an agent that edits its object
+    later cannot rewrite the trace); otherwise, since the workbench refuses
+    them anyway, a marker with the reason and a cut `repr` (never a value
+    the trace writer cannot write: lone surrogates, huge ints, deep nesting).
+    """
+    problem = json_problem(arguments)
+    if problem is None:
+        return copy.deepcopy(arguments)
+    try:
+        shown = repr(arguments)[:MAX_SHOWN].encode("utf-8", "replace").decode("utf-8")
+    except Exception:  # repr itself can fail (deep nesting, huge ints)
+        shown = f"<{type(arguments).__name__}>"
+    return {"unloggable_arguments": problem, "repr": shown}
+
+
 class EpisodeCore:
     def __init__(self, setup: EpisodeSetup, privileged: bool) -> None:
         self.setup, self.privileged = setup, privileged
@@ -204,9 +227,8 @@ class EpisodeCore:
         """Log and execute one tool call at media time `t`."""
         self._calls += 1
         call_id = call_id or f"call-{self._calls}"
-        self.recorder.emit(
-            ToolCall, t, ToolCallData(call_id=call_id, name=name, arguments=arguments)
-        )
+        data = ToolCallData(call_id=call_id, name=name, arguments=loggable(arguments))
+        self.recorder.emit(ToolCall, t, data)
         used = {tok.id for tok in self.bench.auth.tokens if tok.used}
         first = len(self.recorder.events)
         outcome = self.bench.execute(call_id, name, arguments, t)

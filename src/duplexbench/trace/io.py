@@ -45,8 +45,14 @@ class Recorder:
         return event
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def dump_event(event: BaseModel) -> str:
-    return json.dumps(event.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+    """One JSON line; a lone UTF-16 surrogate (which an agent or provider can send, e.g.
+    as a `\\ud800` JSON escape) is written as U+FFFD, so every trace is valid UTF-8."""
+    text = json.dumps(event.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def write_events(path: Path, events: Iterable[BaseModel]) -> None:

@@ -3,16 +3,19 @@
 Every effect is an event (emitted through the recorder, then applied with
 :func:`~duplexbench.workbench.state.apply_event`), so a trace replays to the
 same state. Bad calls never raise: they return a structured tool error that
-is logged and handed back to the agent.
+is logged and handed back to the agent. Arguments must be plain JSON that the
+trace and `workbench.json` can hold (:func:`json_problem`) before the tool's
+schema is checked.
 """
 
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, ValidationError
 
 from duplexbench.items.tool_schema import tool_parameters
 from duplexbench.items.tools import (
@@ -54,6 +57,76 @@ from duplexbench.workbench.errors import ToolFailure
 from duplexbench.workbench.knowledge import KnowledgeIndex
 from duplexbench.workbench.state import WorkbenchState, apply_event, initial_state
 
+MAX_DEPTH = 32
+"""Deepest nesting of objects and arrays accepted in tool arguments."""
+MAX_VALUES = 20_000
+"""Most values (objects, arrays and scalars; keys not counted) in one call's arguments."""
+MAX_MESSAGE = 1000
+"""Longest error message handed back to the agent (a longer one is cut)."""
+_INT_LIMIT = 10**4300  # Python converts at most 4300 digits to text by default
+
+
+def json_problem(arguments: Any) -> str | None:
+    """Why `arguments` are not plain JSON the workbench can store and write, or None.
+
+    Rejects non-finite numbers, integers of 4300+ digits, lone UTF-16
+    surrogates, non-string keys, non-JSON types, nesting deeper than
+    :data:`MAX_DEPTH` and more than :data:`MAX_VALUES` values. Iterative, so
+    no input nests deeply enough to exhaust the stack.
+    """
+    stack: list[tuple[Any, str, int]] = [(arguments, "", 1)]
+    count = 0
+    while stack:
+        value, where, depth = stack.pop()
+        count += 1
+        if count > MAX_VALUES:
+            return f"arguments: more than {MAX_VALUES} values"
+        if isinstance(value, dict | list) and depth > MAX_DEPTH:
+            return f"{where or 'arguments'}: nested deeper than {MAX_DEPTH} levels"
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str) or _scalar_problem(key) is not None:
+                    return f"{where or 'arguments'}: a key is not valid text"
+                stack.append((item, f"{where}/{key}" if where else key, depth + 1))
+        elif isinstance(value, list):
+            stack.extend(
+                (v, f"{where}/{i}" if where else str(i), depth + 1) for i, v in enumerate(value)
+            )
+        elif (problem := _scalar_problem(value)) is not None:
+            return f"{where or 'arguments'}: {problem}"
+    return None
+
+
+def _scalar_problem(value: Any) -> str | None:
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return "a string holds a lone UTF-16 surrogate (not Unicode text)"
+        return None
+    if isinstance(value, int):
+        return None if -_INT_LIMIT < value < _INT_LIMIT else "an integer of 4300 or more digits"
+    if isinstance(value, float):
+        return None if math.isfinite(value) else "not a finite number"
+    return f"a {type(value).__name__} is not a JSON value"
+
+
+def _error_order(error: ValidationError) -> tuple[str, list[str], list[str]]:
+    """Message first, as `str(error)` orders, without pretty-printing instance and schema."""
+    return (
+        error.message,
+        [str(p) for p in error.relative_schema_path],
+        [str(p) for p in error.absolute_path],
+    )
+
+
+def _clip(message: str) -> str:
+    if len(message) <= MAX_MESSAGE:
+        return message
+    return f"{message[:MAX_MESSAGE]}... (cut: {len(message)} characters)"
+
 
 @dataclass(frozen=True)
 class ToolOutcome:
@@ -63,8 +136,9 @@ class ToolOutcome:
     error: str | None = None
 
     def for_agent(self) -> dict[str, Any]:
+        """The agent's own copy: changing it cannot change the logged `tool.result`."""
         if self.ok:
-            return {"ok": True, "result": self.result}
+            return {"ok": True, "result": copy.deepcopy(self.result)}
         return {"ok": False, "error": {"code": self.error_code, "message": self.error}}
 
 
@@ -94,7 +168,7 @@ class Workbench:
             result = self._run(call_id, name, arguments, t_ms)
             outcome = ToolOutcome(ok=True, result=result)
         except ToolFailure as exc:
-            outcome = ToolOutcome(ok=False, error_code=exc.code, error=str(exc))
+            outcome = ToolOutcome(ok=False, error_code=exc.code, error=_clip(str(exc)))
         self.recorder.emit(
             ToolResult,
             t_ms,
@@ -114,6 +188,9 @@ class Workbench:
         if tool is None:
             known = ", ".join(t.name for t in self.item.tools)
             raise ToolFailure("unknown_tool", f"no tool named {name!r}; tools: {known}")
+        problem = json_problem(arguments)
+        if problem is not None:
+            raise ToolFailure("invalid_arguments", problem)
         self._validate(tool, arguments)
         if isinstance(tool, KnowledgeSearchTool):
             return self._search(call_id, tool, arguments, t_ms)
@@ -132,7 +209,7 @@ class Workbench:
         return self._action(call_id, tool, arguments, t_ms)
 
     def _validate(self, tool: Tool, arguments: Any) -> None:
-        errors = sorted(self._validators[tool.name].iter_errors(arguments), key=str)
+        errors = sorted(self._validators[tool.name].iter_errors(arguments), key=_error_order)
         if not errors:
             return
         first = errors[0]
@@ -172,9 +249,11 @@ class Workbench:
         unknown = sorted(set(args["fields"]) - set(old))
         if unknown:
             raise ToolFailure("unknown_field", f"{tool.table} records have no field(s) {unknown}")
+        if "id" in args["fields"] and args["fields"]["id"] != old.get("id"):
+            raise ToolFailure("invalid_arguments", "fields/id: a record's id cannot change")
+        new = {**old, **copy.deepcopy(args["fields"])}
         token = self._authorize(call_id, tool, args["id"], t_ms)
         self._record_execution(call_id, tool, args["id"], token, t_ms)
-        new = {**old, **copy.deepcopy(args["fields"])}
         self.emit_effect(
             self.recorder.emit(
                 DatabaseWrite,
