@@ -44,6 +44,8 @@ from conftest import FIXTURES
 from duplexbench.campaign.rescore import rescore_run
 from duplexbench.campaign.rundir import read_campaign
 from duplexbench.campaign.runner import RunOptions, run_campaign
+from duplexbench.campaign.scores import TRACE_PROBLEMS
+from duplexbench.campaign.store_rows import episode_row
 from duplexbench.cli import main
 from duplexbench.trace.io import MAX_LINE_BYTES, TraceError, read_events
 
@@ -396,6 +398,9 @@ def plant_and_rescore(
             assert score.status == "error"
             assert score.error == f"unreadable trace: {rejected}"
             assert result.problems == [f"{rel}: {score.error}"]
+        elif (score.error or "").startswith(TRACE_PROBLEMS):  # readable, not this one's
+            assert score.status == "error"
+            assert result.problems == [f"{rel}: {score.error}"]
         else:
             assert result.problems == []  # readable: scored, whatever the damage
 
@@ -532,3 +537,61 @@ def test_huge_line_and_empty_file(traces: list[bytes], scratch: Path) -> None:
     assert error.line == 2 and "longer than" in error.message
     assert _reader_error(path, b"").line == 1
     assert _reader_error(path, b"x" * (MAX_LINE_BYTES + 10)).line == 1  # no newline at all
+
+
+def _with_header(trace: bytes, **changes: Any) -> bytes:
+    lines = _split(trace)
+    header = json.loads(lines[0])
+    header["data"].update(changes)
+    return _replace_line(trace, 0, json.dumps(header).encode() + b"\n")
+
+
+def _rescored(work_dir: Path, episodes: list[Episode], index: int, data: bytes) -> Any:
+    item_id, repetition, rel = episodes[index]
+    path = work_dir / rel / "events.jsonl"
+    original = path.read_bytes()
+    path.write_bytes(data)
+    try:
+        result = rescore_run(work_dir, write=True)
+    finally:
+        path.write_bytes(original)
+    (score,) = [s for s in result.scores if (s.item_id, s.repetition) == (item_id, repetition)]
+    return result, score, rel
+
+
+@pytest.mark.parametrize(
+    "changes", [{"repetition": 7}, {"repetition": 10**30}, {"item_id": ""}, {"item_id": "x"}]
+)
+def test_regression_a_trace_of_another_episode_is_an_error(
+    work_dir: Path, episodes: list[Episode], traces: list[bytes], changes: dict[str, Any]
+) -> None:
+    """A readable trace whose header names another item/repetition crashed rescoring
+    (a KeyError, or an SQLite OverflowError for a huge repetition)."""
+    result, score, rel = _rescored(work_dir, episodes, 0, _with_header(traces[0], **changes))
+    assert score.status == "error"
+    assert (score.error or "").startswith("trace does not match its folder: it holds item")
+    assert result.problems == [f"{rel}: {score.error}"]
+
+
+def test_regression_a_trace_the_scorer_cannot_use_is_an_error(
+    work_dir: Path,
+    episodes: list[Episode],
+    traces: list[bytes],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A damaged state value (e.g. an unknown lifecycle state) crashed rescoring."""
+
+    def broken(*args: Any) -> Any:
+        raise ValueError("'bogus' is not in tuple")
+
+    monkeypatch.setattr("duplexbench.campaign.scores.score_episode", broken)
+    result, score, rel = _rescored(work_dir, episodes, 0, traces[0])
+    assert score.error == "unscorable trace: ValueError: 'bogus' is not in tuple"
+    assert f"{rel}: {score.error}" in result.problems
+
+
+def test_regression_numbers_sqlite_cannot_hold_are_left_out_of_the_index() -> None:
+    run = {"agent": "a", "condition": "c"}
+    data = {"item_id": "i", "repetition": 10**30, "termination_ms": 10**400, "afa": None}
+    row = episode_row(run, "episodes/a/c/i/r0", data, "{}", None)
+    assert row["repetition"] == 0 and row["termination_ms"] is None

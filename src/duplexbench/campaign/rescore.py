@@ -8,7 +8,7 @@ from typing import Any
 
 from duplexbench.campaign.rundir import read_campaign, read_items, write_index, write_json
 from duplexbench.campaign.runner import index_row, make_judge, summarize
-from duplexbench.campaign.scores import score_trace
+from duplexbench.campaign.scores import TRACE_PROBLEMS, score_trace
 from duplexbench.campaign.spec import JudgeConfig
 from duplexbench.campaign.store import rebuild_index
 from duplexbench.scoring.episode import EpisodeScore
@@ -38,7 +38,7 @@ def rescore_run(
     scores, rows, problems = [], [], []
     for item_id, repetition, rel in spec.episodes():
         score = score_trace(items[item_id], run_dir / rel, field_judge, repetition, write)
-        if score.status == "error" and score.error and score.error.startswith("unreadable"):
+        if score.status == "error" and score.error and score.error.startswith(TRACE_PROBLEMS):
             problems.append(f"{rel}: {score.error}")
         scores.append(score)
         rows.append(index_row(score, rel))

@@ -15,9 +15,14 @@ from duplexbench.scoring.actions.judge import ActionJudge
 from duplexbench.scoring.actions.result import ActionScore, action_error_score
 from duplexbench.scoring.episode import EpisodeScore, error_score, score_episode
 from duplexbench.scoring.judge import FieldJudge
+from duplexbench.trace.events import EpisodeStartData
 from duplexbench.trace.io import TraceError, read_events
 
 Score = EpisodeScore | ActionScore
+
+
+TRACE_PROBLEMS = ("unreadable trace", "unscorable trace", "trace does not match")
+"""How the error reasons of traces that could not be scored begin."""
 
 
 def score_trace(
@@ -27,12 +32,27 @@ def score_trace(
     repetition: int,
     write: bool = True,
 ) -> EpisodeScore:
-    """Score the episode in `folder` from its `events.jsonl`; write `result.json`."""
+    """Score the episode in `folder` from its `events.jsonl`; write `result.json`.
+
+    A trace whose header names another item or repetition than its folder (a
+    damaged or misplaced file) is an error episode saying so.
+    """
     try:
         events = read_events(folder / "events.jsonl")
-        score = score_episode(item, events, judge)
+        start = events[0].data if events else None
+        if not isinstance(start, EpisodeStartData):
+            score = error_score(item.id, repetition, "unreadable trace: no episode.start")
+        elif (start.item_id, start.repetition) != (item.id, repetition):
+            found = f"item {start.item_id!r} repetition {start.repetition!r}"
+            message = f"trace does not match its folder: it holds {found}"
+            score = error_score(item.id, repetition, message)
+        else:
+            score = score_episode(item, events, judge)
     except TraceError as exc:
         score = error_score(item.id, repetition, f"unreadable trace: {exc}")
+    except Exception as exc:  # a readable trace the scorer cannot make sense of (damaged)
+        message = f"unscorable trace: {type(exc).__name__}: {exc}"
+        score = error_score(item.id, repetition, message)
     if write and folder.exists():
         write_model(folder / "result.json", score)
     return score

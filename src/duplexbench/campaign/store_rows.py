@@ -8,6 +8,7 @@ duplexbench with fewer keys still indexes: a missing key is a NULL column.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -128,16 +129,28 @@ def _flag(value: Any) -> int | None:
     return None if value is None else int(bool(value))
 
 
+_SQLITE_INT = (-(2**63), 2**63 - 1)
+
+
 def _int(value: Any) -> int | None:
+    """An SQLite INTEGER, or None (not a number, NaN/inf, or out of SQLite's range)."""
     if isinstance(value, bool):
         return int(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
     if isinstance(value, int | float):
-        return int(value)
+        number = int(value)
+        return number if _SQLITE_INT[0] <= number <= _SQLITE_INT[1] else None
     return None
 
 
 def _num(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except OverflowError:  # an integer too large for a double
+        return None
 
 
 def _text(value: Any) -> str | None:
