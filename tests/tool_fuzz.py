@@ -14,16 +14,10 @@ import dataclasses
 import functools
 import json
 import math
-import os
 import re
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
-from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
@@ -46,9 +40,8 @@ from duplexbench.suites.apex_import import import_package
 from duplexbench.trace.events import ActionBlocked, ToolCall, ToolResult, TraceEvent
 from duplexbench.workbench.runtime import MAX_DEPTH, MAX_MESSAGE
 from duplexbench.workbench.state import WorkbenchState, replay
+from fuzzing import time_guard
 
-EXAMPLES = int(os.environ.get("DUPLEXBENCH_FUZZ_EXAMPLES", "40"))
-CASE_SECONDS = 20
 WORKFLOWS = Path(__file__).parents[1] / "src/duplexbench/suites/data/workflows-v1"
 APEX_TOYS = ("toy_form_001", "toy_interview_001")
 SOURCES = [
@@ -62,30 +55,6 @@ INT_LIMIT = 10**4300  # Python writes at most 4300 digits
 SURROGATE = re.compile("[\ud800-\udfff]")
 QUIET = (ToolCall, ToolResult, ActionBlocked)
 """The only events a rejected call may leave in the trace."""
-
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-
-
-class Hang(Exception):
-    pass
-
-
-@contextmanager
-def time_guard(seconds: float = CASE_SECONDS) -> Iterator[None]:
-    def fire(signum: int, frame: FrameType | None) -> None:
-        raise Hang(f"case ran past {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 @functools.cache

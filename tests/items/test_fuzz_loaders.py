@@ -27,18 +27,14 @@ The whole file runs in about 20-30 s at the default.
 from __future__ import annotations
 
 import json
-import os
-import signal
 import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import FIXTURES
@@ -46,36 +42,11 @@ from duplexbench.items.action_suite import load_action_item, load_action_suite, 
 from duplexbench.items.errors import ItemError, Problem
 from duplexbench.items.load import MAX_ITEM_BYTES, MAX_YAML_NODES, load_item
 from duplexbench.items.suite import load_suite
+from fuzzing import FUZZ, time_guard
 
-EXAMPLES = int(os.environ.get("DUPLEXBENCH_FUZZ_EXAMPLES", "40"))
-CASE_SECONDS = 20
 ACTIONS = Path(__file__).parents[2] / "src/duplexbench/suites/data/actions-v1"
 WORKFLOW_FILES = sorted(p for p in FIXTURES.glob("*.yaml") if p.name != "suite.yaml")
 ACTION_FILES = sorted(ACTIONS.glob("*.yaml"))[::97][:6]
-
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-
-
-class Hang(Exception):
-    pass
-
-
-@contextmanager
-def time_guard(seconds: float = CASE_SECONDS) -> Iterator[None]:
-    def fire(signum: int, frame: FrameType | None) -> None:
-        raise Hang(f"case ran past {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def outcome(load: Callable[[Path], Any], path: Path) -> str:

@@ -14,11 +14,8 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -38,24 +35,9 @@ from duplexbench.items.suite import MAX_MANIFEST_BYTES, load_suite
 from duplexbench.suites import apex_import_common
 from duplexbench.suites.actions.corpus import MAX_CORPUS_BYTES, load_corpus
 from duplexbench.suites.apex_import_common import ApexImportError, read_package
+from fuzzing import time_guard  # fails instead of hanging (an unfixed FIFO read blocks)
 
 APEX = FIXTURES / "apex-voice" / "toy_form_001"
-
-
-@contextmanager
-def time_guard(seconds: float = 10) -> Iterator[None]:
-    """Fail instead of hanging (an unfixed FIFO read blocks forever)."""
-
-    def fire(signum: int, frame: FrameType | None) -> None:
-        raise AssertionError(f"still reading after {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def sparse(path: Path, size: int) -> Path:

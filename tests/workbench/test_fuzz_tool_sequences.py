@@ -44,8 +44,8 @@ from duplexbench.trace.events import (
     TraceEvent,
 )
 from duplexbench.workbench.auth import Token
+from fuzzing import FUZZ
 from tool_fuzz import (
-    FUZZ,
     SOURCES,
     call_tool,
     check_consistent,

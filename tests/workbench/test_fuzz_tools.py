@@ -56,8 +56,8 @@ from duplexbench.items.workflow import WorkflowItem
 from duplexbench.orchestrator.episode import EpisodeCore
 from duplexbench.trace.events import ToolResult
 from duplexbench.workbench.runtime import MAX_MESSAGE
+from fuzzing import FUZZ
 from tool_fuzz import (
-    FUZZ,
     SOURCES,
     agent_call,
     call_tool,
