@@ -64,12 +64,29 @@ class AgentFailure:
 
 @dataclass(frozen=True, slots=True)
 class UsageDelta:
-    """Tokens the provider reports for a response (summed per episode)."""
+    """Tokens the provider reports for a response (summed per episode); counts are >= 0."""
 
     input_tokens: int = 0
     output_tokens: int = 0
     input_audio_tokens: int = 0
     output_audio_tokens: int = 0
+
+
+MAX_REASON_CHARS = 1000
+"""A failure reason is cut to this length (a provider may send a megabyte of error text)."""
+
+
+def clip_reason(text: str, limit: int = MAX_REASON_CHARS) -> str:
+    """`text`, cut to `limit` characters (ending in `...`) when longer."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def token_count(value: Any) -> int:
+    """A provider's token count as an int >= 0: a whole number (or a string of digits) as
+    is, anything else (negative, fractional, NaN, a list, a huge digit string) as 0."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 18:
+        return int(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,10 @@ server sends `serverContent` (`modelTurn.parts[].inlineData` 24 kHz PCM16,
 (`functionCalls[{id, name, args}]`, answered with `toolResponse`),
 `toolCallCancellation`, `usageMetadata` and `goAway`. Errors arrive as a close
 frame with a reason (or a JSON `error` status); both end the episode as an
-error. The key never appears in a repr, an event or an error message.
+error, as does a message the adapter cannot read (not JSON, a field of the
+wrong type, audio that is not base64 PCM16 at 8-48 kHz). Failure reasons are
+cut to 1000 characters. The key never appears in a repr, an event or an error
+message.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ from duplexbench.agents.events import (
     ToolCallRequest,
     TranscriptDelta,
     UsageDelta,
+    clip_reason,
+    token_count,
 )
 from duplexbench.agents.protocol import ToolResultMessage, ToolSpec
 from duplexbench.agents.registry import AgentSpec, Channel, register_agent
@@ -60,6 +65,8 @@ DEFAULT_URL = (
 DEFAULT_MODEL = "gemini-2.5-flash-native-audio-preview-12-2025"
 INPUT_RATE = 16_000
 OUTPUT_RATE = 24_000
+AUDIO_RATES = range(8_000, 48_001)
+"""Output audio rates accepted from the provider (`audio/pcm;rate=N`); others fail."""
 _RATE = re.compile(r"rate=(\d+)")
 Connector = Callable[[str, dict[str, str]], Awaitable[Transport]]
 OPTIONS = (
@@ -155,14 +162,14 @@ def _usage(meta: dict[str, Any]) -> UsageDelta:
         if not isinstance(details, list):
             return 0
         return sum(
-            int(d.get("tokenCount", 0) or 0)
+            token_count(d.get("tokenCount"))
             for d in details
             if isinstance(d, dict) and d.get("modality") == "AUDIO"
         )
 
     return UsageDelta(
-        input_tokens=int(meta.get("promptTokenCount", 0) or 0),
-        output_tokens=int(meta.get("responseTokenCount", 0) or 0),
+        input_tokens=token_count(meta.get("promptTokenCount")),
+        output_tokens=token_count(meta.get("responseTokenCount")),
         input_audio_tokens=by_modality(meta.get("promptTokensDetails")),
         output_audio_tokens=by_modality(meta.get("responseTokensDetails")),
     )
@@ -255,7 +262,8 @@ class GeminiLiveAgent:
     def _fail(self, reason: str) -> None:
         if not self._failed:
             self._failed = True
-            self._events.append(AgentFailure(redact(f"gemini-live: {reason}", [self._key])))
+            text = clip_reason(redact(f"gemini-live: {reason}", [self._key]))
+            self._events.append(AgentFailure(text))
 
     async def _send(self, message: Message) -> None:
         assert self._transport is not None
@@ -296,6 +304,13 @@ class GeminiLiveAgent:
                 self._handle(message)
 
     def _handle(self, message: Message) -> None:
+        """Turn one server message into events; one that cannot be read fails the session."""
+        try:
+            self._handle_fields(message)
+        except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+            self._fail(f"malformed message from the provider: {type(exc).__name__}: {exc}")
+
+    def _handle_fields(self, message: Message) -> None:
         if "error" in message:
             error = message["error"]
             if isinstance(error, dict):
@@ -308,16 +323,19 @@ class GeminiLiveAgent:
         if isinstance(content, dict):
             self._content(content)
         call = message.get("toolCall")
-        if isinstance(call, dict):
-            self._tool_calls(call.get("functionCalls") or [])
+        calls = call.get("functionCalls") if isinstance(call, dict) else None
+        if isinstance(calls, list):
+            self._tool_calls(calls)
         cancel = message.get("toolCallCancellation")
-        if isinstance(cancel, dict):
-            self._cancelled.update(str(i) for i in cancel.get("ids") or [])
+        ids = cancel.get("ids") if isinstance(cancel, dict) else None
+        if isinstance(ids, list):
+            self._cancelled.update(str(i) for i in ids)
         usage = message.get("usageMetadata")
         if isinstance(usage, dict):
             self._events.append(_usage(usage))
         if "goAway" in message:
-            left = (message.get("goAway") or {}).get("timeLeft", "?")
+            away = message["goAway"]
+            left = away.get("timeLeft", "?") if isinstance(away, dict) else "?"
             self._fail(f"the server is ending the session (goAway, time left {left})")
 
     def _content(self, content: dict[str, Any]) -> None:
@@ -337,9 +355,15 @@ class GeminiLiveAgent:
 
     def _audio(self, inline: dict[str, Any]) -> None:
         match = _RATE.search(str(inline.get("mimeType", "")))
-        rate = int(match.group(1)) if match else OUTPUT_RATE
+        digits = match.group(1) if match else str(OUTPUT_RATE)
+        rate = int(digits) if len(digits) <= 6 else 0
+        data = inline.get("data", "")
+        if rate not in AUDIO_RATES or not isinstance(data, str):
+            what = f"rate {digits[:12]} Hz" if rate not in AUDIO_RATES else "non-string data"
+            self._fail(f"bad audio from the provider: {what}")
+            return
         try:
-            pcm = pcm16_bytes_to_array(base64.b64decode(inline.get("data", ""), validate=True))
+            pcm = pcm16_bytes_to_array(base64.b64decode(data, validate=True))
         except (ValueError, AudioFormatError) as exc:
             self._fail(f"bad audio from the provider: {exc}")
             return

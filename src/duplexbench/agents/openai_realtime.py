@@ -25,9 +25,12 @@ normalized events; `poll()` hands over what arrived.
 - Errors: `error` events become `AgentFailure` with the provider's code and
   message, except benign ones (:data:`BENIGN_ERROR_CODES`, and any error
   caused by our own `response.cancel` or `conversation.item.truncate`), which
-  are only counted in `benign_errors`. A closed connection, a non-JSON message,
-  undecodable audio or an inbox over `max_inbox` events -> `AgentFailure`.
-  Unknown event types are ignored and counted in `unknown_events`.
+  are only counted in `benign_errors`. A closed connection, a non-JSON message
+  (or one nested too deeply), an event with fields of the wrong types,
+  undecodable audio or an inbox over `max_inbox` events -> `AgentFailure`
+  (reasons cut to 1000 characters; token counts that are not whole numbers
+  >= 0 count as 0). Unknown event types are ignored and counted in
+  `unknown_events`.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from duplexbench.agents.events import (
     SpeechStopped,
     ToolCallRequest,
     TranscriptDelta,
+    clip_reason,
 )
 from duplexbench.agents.openai_realtime_protocol import RealtimeOptions
 from duplexbench.agents.protocol import AgentError, ToolResultMessage
@@ -141,7 +145,9 @@ class OpenAIRealtimeAgent:
             ) from None
         if not self._configured:  # an error or a disconnect came first
             failure = next(e for e, _ in self._inbox if isinstance(e, AgentFailure))
-            raise AgentError(failure.message.replace(": ", ": session setup failed: ", 1))
+            raise AgentError(
+                clip_reason(failure.message.replace(": ", ": session setup failed: ", 1))
+            )
 
     async def send_audio(self, frame: AudioFrame) -> None:
         if self._failed or self._closing:
@@ -210,7 +216,7 @@ class OpenAIRealtimeAgent:
     def _fail(self, message: str) -> None:
         if not self._failed:
             self._failed = True
-            text = redact(f"openai-realtime: {message}", [self._key.value])
+            text = clip_reason(redact(f"openai-realtime: {message}", [self._key.value]))
             self._inbox.append((AgentFailure(text), None))
             self._ready.set()
 
@@ -258,8 +264,8 @@ class OpenAIRealtimeAgent:
             result = handler(message)
             if asyncio.iscoroutine(result):
                 await result
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            self._fail(f"malformed {kind} event: {type(exc).__name__}: {exc}")
+        except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+            self._fail(f"malformed {kind[:60]} event: {type(exc).__name__}: {exc}")
 
     # --- server events ------------------------------------------------------
 

@@ -20,7 +20,7 @@ from urllib.parse import urlencode, urlparse
 import numpy as np
 
 from duplexbench.agents import secrets
-from duplexbench.agents.events import UsageDelta
+from duplexbench.agents.events import UsageDelta, token_count
 from duplexbench.agents.protocol import ToolSpec
 from duplexbench.agents.registry import AgentSpec
 from duplexbench.audio.pcm import Int16Array, to_int16
@@ -254,7 +254,20 @@ class StreamResampler:
         self._tail = np.zeros(n - 1)
         self._offset = 0  # index of the next output in the current upsampled chunk
 
+    MAX_CHUNK = 24_000
+    """Longer inputs go through in pieces (the same output): the filter's working set
+    grows with the chunk, and a 16 MB audio message would otherwise take gigabytes."""
+
     def process(self, samples: Int16Array) -> Int16Array:
+        if not len(samples):  # nothing in, nothing out (the filter needs a whole window)
+            return np.zeros(0, dtype=np.int16)
+        if len(samples) <= self.MAX_CHUNK:
+            return self._process(samples)
+        step = self.MAX_CHUNK
+        parts = [self._process(samples[i : i + step]) for i in range(0, len(samples), step)]
+        return np.concatenate(parts).astype(np.int16)
+
+    def _process(self, samples: Int16Array) -> Int16Array:
         upsampled = np.zeros(len(samples) * self.up)
         upsampled[:: self.up] = samples
         full = np.concatenate([self._tail, upsampled])
@@ -345,12 +358,8 @@ def tool_arguments(raw: Any) -> Any:
         return {}
     try:
         return json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deeply
         return raw
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def usage(response: Any) -> UsageDelta | None:
@@ -361,12 +370,12 @@ def usage(response: Any) -> UsageDelta | None:
     details_in = block.get("input_token_details") or {}
     details_out = block.get("output_token_details") or {}
     return UsageDelta(
-        input_tokens=_int(block.get("input_tokens")),
-        output_tokens=_int(block.get("output_tokens")),
-        input_audio_tokens=_int(details_in.get("audio_tokens"))
+        input_tokens=token_count(block.get("input_tokens")),
+        output_tokens=token_count(block.get("output_tokens")),
+        input_audio_tokens=token_count(details_in.get("audio_tokens"))
         if isinstance(details_in, dict)
         else 0,
-        output_audio_tokens=_int(details_out.get("audio_tokens"))
+        output_audio_tokens=token_count(details_out.get("audio_tokens"))
         if isinstance(details_out, dict)
         else 0,
     )

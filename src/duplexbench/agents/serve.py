@@ -36,9 +36,7 @@ from websockets.http11 import Request, Response
 
 from duplexbench.agents import openai_realtime_protocol as rt
 from duplexbench.agents.audio_protocol import AudioSession, SpeechKit, StepAgent
-from duplexbench.agents.events import (
-    AgentEvent,
-)
+from duplexbench.agents.events import AgentEvent, clip_reason
 from duplexbench.agents.protocol import AgentSession, ToolResultMessage
 from duplexbench.agents.registry import AgentInfo, AgentSpec, get_agent
 from duplexbench.agents.serve_events import (
@@ -249,7 +247,8 @@ class _Session:
 
     async def error(self, code: str, message: str, cause: Any = None, kind: str = "") -> None:
         self.stats.errors.append(code)
-        event = self.ids.error(code, message, cause=cause, kind=kind or "invalid_request_error")
+        text = clip_reason(message)  # a client's 16 MB event type is not echoed back
+        event = self.ids.error(code, text, cause=cause, kind=kind or "invalid_request_error")
         self.outbox.put(json.dumps(event))
 
     async def _on_raw(self, raw: str | bytes) -> None:
@@ -258,7 +257,7 @@ class _Session:
             return
         try:
             message = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply
             await self.error("invalid_json", "the message is not valid JSON")
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):

@@ -19,6 +19,7 @@ a synthetic usage block) and `SpeechCancelled` closes it as `cancelled`.
 from __future__ import annotations
 
 import json
+import math
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ Send = Callable[..., Awaitable[None]]
 """`send(event_type, **fields)`: sends one server event."""
 CHUNK_SAMPLES = rt.WIRE_RATE // 5  # 200 ms of audio per output delta
 DEFAULT_TURN_DETECTION: Message = {"type": "server_vad", "silence_duration_ms": 500}
+MAX_SILENCE_MS = 600_000
 _PCM = ("audio/pcm", rt.WIRE_RATE)
 
 
@@ -78,8 +80,10 @@ class SessionSettings:
             for t in s.get("tools", self.tool_dicts())
         )
         changed = "turn_detection" in audio_in or "turn_detection" in s
+        detection = audio_in.get("turn_detection", s.get("turn_detection"))
         if changed:
-            self.turn_detection = audio_in.get("turn_detection", s.get("turn_detection"))
+            _check_turn_detection(detection)  # before anything changes
+            self.turn_detection = detection
         self.tools = tools
         self.instructions = str(s.get("instructions", self.instructions))
         self.voice = str(audio_out.get("voice") or s.get("voice") or self.voice)
@@ -104,6 +108,18 @@ class SessionSettings:
                 "output": {"format": pcm, "voice": self.voice},
             },
         }
+
+
+def _check_turn_detection(value: Any) -> None:
+    """ValueError unless `value` is null or an object with a usable `silence_duration_ms`."""
+    if value is None:
+        return
+    if not isinstance(value, dict):
+        raise ValueError(f"turn_detection must be an object or null, not {type(value).__name__}")
+    ms = value.get("silence_duration_ms", 500)
+    number = isinstance(ms, int | float) and not isinstance(ms, bool)
+    if not number or not math.isfinite(ms) or not 0 <= ms <= MAX_SILENCE_MS:
+        raise ValueError(f"silence_duration_ms must be a number from 0 to {MAX_SILENCE_MS}")
 
 
 class ServerEvents:

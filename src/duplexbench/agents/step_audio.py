@@ -21,6 +21,10 @@ ways (the reference client's rate); tools are declared Chat-Completions style
 OpenAI-Realtime shape instead); a barge-in is cancelled by the client
 (`response.cancel`), as the reference client does. This module keeps its own
 small event mapping; it could later share code with `openai_realtime`.
+
+A message the adapter cannot read (not JSON, a field of the wrong type, audio
+that is not base64 PCM16) ends the episode as an error, like a provider error
+or a dropped connection; failure reasons are cut to 1000 characters.
 """
 
 from __future__ import annotations
@@ -49,6 +53,8 @@ from duplexbench.agents.events import (
     ToolCallRequest,
     TranscriptDelta,
     UsageDelta,
+    clip_reason,
+    token_count,
 )
 from duplexbench.agents.protocol import ToolResultMessage, ToolSpec
 from duplexbench.agents.registry import AgentSpec, Channel, register_agent
@@ -132,11 +138,11 @@ def _tool(tool: ToolSpec, form: str) -> dict[str, Any]:
 
 def _usage(usage: dict[str, Any]) -> UsageDelta:
     def audio(details: Any) -> int:
-        return int(details.get("audio_tokens", 0) or 0) if isinstance(details, dict) else 0
+        return token_count(details.get("audio_tokens")) if isinstance(details, dict) else 0
 
     return UsageDelta(
-        input_tokens=int(usage.get("input_tokens", 0) or 0),
-        output_tokens=int(usage.get("output_tokens", 0) or 0),
+        input_tokens=token_count(usage.get("input_tokens")),
+        output_tokens=token_count(usage.get("output_tokens")),
         input_audio_tokens=audio(usage.get("input_token_details")),
         output_audio_tokens=audio(usage.get("output_token_details")),
     )
@@ -147,7 +153,7 @@ def _arguments(raw: Any) -> Any:
         return raw if raw is not None else {}
     try:
         return json.loads(raw) if raw.strip() else {}
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deeply
         return raw  # the workbench rejects it and tells the model
 
 
@@ -243,7 +249,8 @@ class StepAudioAgent:
     def _fail(self, reason: str) -> None:
         if not self._failed:
             self._failed = True
-            self._events.append(AgentFailure(redact(f"step-audio: {reason}", [self._key])))
+            text = clip_reason(redact(f"step-audio: {reason}", [self._key]))
+            self._events.append(AgentFailure(text))
 
     async def _send(self, message: Message) -> None:
         assert self._transport is not None
@@ -290,6 +297,14 @@ class StepAudioAgent:
                 await self._handle(message)
 
     async def _handle(self, message: Message) -> None:
+        """Turn one server event into events; one that cannot be read fails the session."""
+        try:
+            await self._handle_fields(message)
+        except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+            kind = str(message.get("type"))[:60]
+            self._fail(f"malformed {kind} event: {type(exc).__name__}: {exc}")
+
+    async def _handle_fields(self, message: Message) -> None:
         kind = message.get("type")
         if kind == "response.created":
             self._active = True
@@ -314,7 +329,7 @@ class StepAudioAgent:
         elif kind == "error":
             error = message.get("error")
             error = error if isinstance(error, dict) else {"message": str(error)}
-            if error.get("code") not in BENIGN_ERRORS:
+            if str(error.get("code")) not in BENIGN_ERRORS:
                 code = error.get("code") or error.get("type") or "error"
                 self._fail(f"provider error {code}: {error.get('message', '')}")
 
@@ -334,8 +349,11 @@ class StepAudioAgent:
         await self._maybe_continue()
 
     def _audio(self, delta: Any) -> None:
+        if not isinstance(delta, str):
+            self._fail(f"bad audio from the provider: a delta of type {type(delta).__name__}")
+            return
         try:
-            pcm = pcm16_bytes_to_array(base64.b64decode(str(delta), validate=True))
+            pcm = pcm16_bytes_to_array(base64.b64decode(delta, validate=True))
         except (ValueError, AudioFormatError) as exc:
             self._fail(f"bad audio from the provider: {exc}")
             return

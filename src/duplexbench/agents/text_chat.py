@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from duplexbench.agents.events import token_count
 from duplexbench.agents.protocol import (
     AgentError,
     AgentInput,
@@ -149,7 +150,10 @@ class ChatCompletionsAgent:
         elif not answered:
             return AgentTurn()  # nothing new to answer
         message = self._complete()
-        wire = [self._normalize(c, i) for i, c in enumerate(message.get("tool_calls") or [])]
+        raw_calls = message.get("tool_calls") or []
+        if not isinstance(raw_calls, list):
+            raise self._error(f"tool_calls is not a list: {raw_calls!r}"[:300])
+        wire = [self._normalize(c, i) for i, c in enumerate(raw_calls)]
         reply: dict[str, Any] = {"role": "assistant", "content": message.get("content")}
         if wire:
             reply["tool_calls"] = wire
@@ -198,8 +202,8 @@ class ChatCompletionsAgent:
             self._usage["requests"] += 1
             usage = data.get("usage")
             if isinstance(usage, dict):
-                self._usage["prompt_tokens"] += int(usage.get("prompt_tokens") or 0)
-                self._usage["completion_tokens"] += int(usage.get("completion_tokens") or 0)
+                self._usage["prompt_tokens"] += token_count(usage.get("prompt_tokens"))
+                self._usage["completion_tokens"] += token_count(usage.get("completion_tokens"))
             try:
                 message = data["choices"][0]["message"]
             except (KeyError, IndexError, TypeError):
@@ -231,7 +235,7 @@ class ChatCompletionsAgent:
             raise _Retryable(f"cannot reach {url}: {getattr(exc, 'reason', exc)}") from None
         try:
             data = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply
             raise self._error(f"the endpoint did not return JSON: {raw[:120]!r}") from None
         if not isinstance(data, dict):
             raise self._error("the endpoint returned JSON that is not an object")
@@ -245,7 +249,7 @@ def _tool_call(call: dict[str, Any]) -> AgentToolCall:
     raw = call["function"]["arguments"]
     try:
         arguments: Any = json.loads(raw) if raw.strip() else {}
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deeply
         arguments = raw  # the workbench rejects it and tells the model
     return AgentToolCall(str(call["function"].get("name", "")), arguments, call["id"])
 
@@ -259,7 +263,7 @@ def _error_detail(exc: urllib.error.HTTPError) -> str:
         error = json.loads(body).get("error")
         if isinstance(error, dict) and error.get("message"):
             return str(error["message"])[:300]
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         pass
     return body[:300] or str(exc.reason)
 

@@ -79,6 +79,8 @@ class WebSocketTransport:
             message = json.loads(raw)
         except (ValueError, TypeError):
             raise TransportError(f"not JSON: {str(raw)[:80]!r}") from None
+        except RecursionError:  # e.g. 10,000 nested arrays: never a protocol message
+            raise TransportError(f"JSON nested too deeply: {str(raw)[:80]!r}") from None
         if not isinstance(message, dict):
             raise TransportError("a protocol message must be a JSON object")
         return message
