@@ -10,7 +10,8 @@ Until media time `at_ms` (default 500) the agent listens silently; then:
 - ``garbage``: it returns things that are not agent events (a dict, raw bytes,
   a transcript that is not text);
 - ``flood``: it queues a minute of audio every frame;
-- ``stall``: its call never returns (it sleeps, up to `hold_s`, default 3600);
+- ``stall``: its call never returns (it sleeps, up to `hold_s`, default 3600,
+  in a loop that swallows every ``Exception``, as sloppy retry code does);
 - ``stall-connect`` (`stream` only): ``connect`` never returns.
 
 Every kind must end the episode as an ``error`` naming the fault, within the
@@ -77,8 +78,11 @@ def _fault(plan: FaultPlan, where: str) -> None:
         raise ConnectionResetError(f"injected disconnect in {where}")
     if plan.kind in ("stall", "stall-connect"):
         deadline = time.monotonic() + plan.hold_s
-        while time.monotonic() < deadline:
-            time.sleep(0.05)
+        while time.monotonic() < deadline:  # a retry loop that swallows every Exception
+            try:
+                time.sleep(0.05)
+            except Exception:  # on purpose: the harness must still stop it
+                continue
 
 
 def _garbage() -> list[Any]:

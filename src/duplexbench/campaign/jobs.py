@@ -28,7 +28,7 @@ from duplexbench.items.load import parse_item
 from duplexbench.orchestrator.episode import EpisodeSetup
 from duplexbench.orchestrator.replay import ActionSetup, ReplayConfig
 from duplexbench.orchestrator.replay_loop import ActionEpisode
-from duplexbench.orchestrator.watchdog import DEFAULT_STALL_S, watchdog
+from duplexbench.orchestrator.watchdog import DEFAULT_STALL_S, FAULTS, watchdog
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.users.decision import DeciderConfig
 
@@ -155,7 +155,7 @@ def execute_job(job: EpisodeJob) -> JobResult:
         try:
             with watchdog(job.config.stall_s):
                 error = _run_into(job, folder)
-        except Exception as exc:  # a fault outside the episode loop: an error, not a failure
+        except FAULTS as exc:  # a fault outside the episode loop: an error, not a failure
             error = f"{type(exc).__name__}: {exc}"
         try:
             files = {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}

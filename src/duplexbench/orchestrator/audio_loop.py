@@ -41,7 +41,7 @@ from duplexbench.orchestrator.episode import EpisodeCore, EpisodeRecord, Episode
 from duplexbench.orchestrator.floor import derive_floor_events
 from duplexbench.orchestrator.hearing import Hearing
 from duplexbench.orchestrator.playback import Delivered, Playback
-from duplexbench.orchestrator.watchdog import kick
+from duplexbench.orchestrator.watchdog import FAULTS, kick
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.tts import DEFAULT_VOICE, VoiceRef
 from duplexbench.trace.events import (
@@ -186,14 +186,14 @@ class AudioEpisode(EpisodeCore):
             reason = self._loop()
         except EndEpisode as ended:
             reason = ended.reason
-        except Exception as exc:  # an agent or harness fault is an error, not a failure
+        except FAULTS as exc:  # an agent or harness fault is an error, not a failure
             error = self.failed(exc)
             reason = "error"
         finally:
             self._close_agent()
         return self.finish(reason, error)
 
-    def failed(self, exc: Exception) -> str:
+    def failed(self, exc: BaseException) -> str:
         error = f"{type(exc).__name__}: {exc}"
         self.emit_error(self.now, error, "episode")
         return error
@@ -204,7 +204,7 @@ class AudioEpisode(EpisodeCore):
             if self.playback.overflowing:
                 self.hearing.cut(self.now, *self.playback.cancel())
             self._flush()
-        except Exception as exc:  # e.g. ASR failing on the last words: keep the trace
+        except FAULTS as exc:  # e.g. ASR failing on the last words: keep the trace
             if error is None:
                 reason, error = "error", self.failed(exc)
             else:
@@ -261,7 +261,7 @@ class AudioEpisode(EpisodeCore):
     def _close_agent(self) -> None:
         try:
             self.agent.close()
-        except Exception as exc:
+        except FAULTS as exc:
             self.emit_error(self.now, f"{type(exc).__name__}: {exc}", "agent.close")
 
     # ------------------------------------------------------------ agent side

@@ -49,7 +49,7 @@ from duplexbench.orchestrator.replay import (
     UserTimeline,
 )
 from duplexbench.orchestrator.replay_trace import ReplayTrace
-from duplexbench.orchestrator.watchdog import kick
+from duplexbench.orchestrator.watchdog import FAULTS, kick
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.segments import render_segment
 from duplexbench.trace.events import EndReason
@@ -123,14 +123,14 @@ class ActionEpisode:
                 self.horizon = self.item.main_end_ms + self.config.force_after_ms
             self.agent.start(session)
             reason = self._loop()
-        except Exception as exc:  # an agent or harness fault is an error, not a failure
+        except FAULTS as exc:  # an agent or harness fault is an error, not a failure
             error = f"{type(exc).__name__}: {exc}"
             self.trace.error(self.now, error, "episode")
             reason = "error"
         finally:
             try:
                 self.agent.close()
-            except Exception as exc:
+            except FAULTS as exc:
                 self.trace.error(self.now, f"{type(exc).__name__}: {exc}", "agent.close")
         return self._finish(reason, error)
 
@@ -223,7 +223,7 @@ class ActionEpisode:
     def _finish(self, reason: EndReason, error: str | None) -> ActionRecord:
         try:
             self._flush()
-        except Exception as exc:  # e.g. ASR failing on the last words: keep the trace
+        except FAULTS as exc:  # e.g. ASR failing on the last words: keep the trace
             message = f"{type(exc).__name__}: {exc}"
             self.trace.error(self.now, message, "episode" if error is None else "finish")
             if error is None:

@@ -15,7 +15,7 @@ from duplexbench.audio.frames import AudioFrame
 from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode, EndEpisode
 from duplexbench.orchestrator.clock import RealtimeClock
 from duplexbench.orchestrator.episode import EpisodeRecord, EpisodeSetup
-from duplexbench.orchestrator.watchdog import bounded, kick
+from duplexbench.orchestrator.watchdog import FAULTS, bounded, kick
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.trace.events import EndReason
 
@@ -49,13 +49,13 @@ class StreamingEpisode(AudioEpisode):
             reason = await self._aloop()
         except EndEpisode as ended:
             reason = ended.reason
-        except Exception as exc:  # an agent or harness fault is an error, not a failure
+        except FAULTS as exc:  # an agent or harness fault is an error, not a failure
             error = self.failed(exc)
             reason = "error"
         finally:
             try:
                 await bounded(self.stream.close(), "close")
-            except Exception as exc:
+            except FAULTS as exc:
                 self.emit_error(self.now, f"{type(exc).__name__}: {exc}", "agent.close")
         return self.finish(reason, error)
 

@@ -20,7 +20,7 @@ from duplexbench.agents.protocol import (
 )
 from duplexbench.orchestrator.clock import VirtualClock
 from duplexbench.orchestrator.episode import EpisodeCore, EpisodeRecord, EpisodeSetup
-from duplexbench.orchestrator.watchdog import kick
+from duplexbench.orchestrator.watchdog import FAULTS, kick
 from duplexbench.trace.events import (
     AgentActs,
     AgentActsData,
@@ -102,7 +102,7 @@ class TextEpisode(EpisodeCore):
             self.agent.start(session)
             text = self._user_turn(self.policy.opening(), opening=True)
             reason = self._loop(text)
-        except Exception as exc:  # an agent or harness fault is an error, not a failure
+        except FAULTS as exc:  # an agent or harness fault is an error, not a failure
             error = f"{type(exc).__name__}: {exc}"
             self.emit_error(self.clock.now_ms(), error, "episode")
             reason = "error"
@@ -114,7 +114,7 @@ class TextEpisode(EpisodeCore):
     def _close_agent(self) -> None:
         try:
             self.agent.close()
-        except Exception as exc:
+        except FAULTS as exc:
             self.emit_error(self.clock.now_ms(), f"{type(exc).__name__}: {exc}", "agent.close")
 
     def _loop(self, user_text: str | None) -> EndReason:

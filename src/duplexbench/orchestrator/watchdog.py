@@ -41,8 +41,17 @@ def _current() -> float | None:
     return _active[0] if _active else None
 
 
-class Stalled(Exception):
-    """The episode made no progress for the watchdog's limit."""
+class Stalled(BaseException):
+    """The episode made no progress for the watchdog's limit.
+
+    A `BaseException`, so agent code that swallows `Exception` (a retry loop
+    around a network call, say) cannot swallow it; the episode loops catch
+    :data:`FAULTS`. The alarm repeats every `limit_s` until the next kick.
+    """
+
+
+FAULTS = (Exception, Stalled)
+"""What the episode loops turn into an `error` episode."""
 
 
 def _armable() -> bool:
@@ -64,7 +73,7 @@ def watchdog(limit_s: float | None) -> Iterator[None]:
         raise ValueError(f"the stall limit must be > 0 s, got {limit_s}")
     previous = signal.signal(signal.SIGALRM, _alarm)
     _active.append(limit_s)
-    signal.setitimer(signal.ITIMER_REAL, limit_s)
+    signal.setitimer(signal.ITIMER_REAL, limit_s, limit_s)
     try:
         yield
     finally:
@@ -77,7 +86,7 @@ def kick() -> None:
     """Progress was made: restart the countdown (no-op outside a watchdog)."""
     limit_s = _current()
     if limit_s is not None:
-        signal.setitimer(signal.ITIMER_REAL, limit_s)
+        signal.setitimer(signal.ITIMER_REAL, limit_s, limit_s)
 
 
 def limit() -> float | None:
@@ -92,7 +101,7 @@ async def bounded(call: Awaitable[T], what: str) -> T:
         return await call
     # wait_for ends the call first; the alarm stays armed (at twice the limit)
     # only as a backstop for code that blocks the event loop itself.
-    signal.setitimer(signal.ITIMER_REAL, 2 * limit_s)
+    signal.setitimer(signal.ITIMER_REAL, 2 * limit_s, limit_s)
     try:
         return await asyncio.wait_for(call, limit_s)
     except TimeoutError:
