@@ -15,23 +15,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-nasty_text = st.sampled_from(
-    ["", "\x00", "\u202e", "\ufeff", "\ud800", "\udfff", "\U0001f600", "x" * 300, "null", "{}"]
-)
-text = st.one_of(st.text(max_size=30), nasty_text)
-scalars = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(),
-    st.integers(min_value=-(10**30), max_value=10**30),
-    st.floats(allow_nan=True, allow_infinity=True),
-    text,
-)
-documents = st.recursive(
-    scalars,
-    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(text, inner, max_size=5)),
-    max_leaves=20,
-)
+from fuzzing import NASTY, get, json_strategies, paths_of
+
+_JSON = json_strategies()
+text, scalars, documents = _JSON.text, _JSON.scalars, _JSON.documents
 
 
 def b64(n_bytes: int) -> str:
@@ -59,23 +46,6 @@ def is_pcm16(audio: Any) -> bool:
         return False
 
 
-def paths_of(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            out += paths_of(value, (*prefix, key))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            out += paths_of(value, (*prefix, i))
-    return out
-
-
-def get(node: Any, path: tuple[Any, ...]) -> Any:
-    for part in path:
-        node = node[part]
-    return node
-
-
 EDITS = ["drop", "replace", "huge", "nasty", "audio", "retype", "wrap"]
 
 
@@ -98,7 +68,7 @@ def mutated(draw: st.DrawFn, samples: list[dict[str, Any]]) -> Any:
             size = draw(st.sampled_from([1000, 200_000]))
             parent[key] = draw(st.sampled_from(["x", "\u00e9", "9"])) * size
         elif edit == "nasty":
-            parent[key] = draw(nasty_text)
+            parent[key] = draw(st.sampled_from(NASTY))
         elif edit == "audio":
             parent[key] = draw(bad_audio)
         elif edit == "retype" and isinstance(data, dict):

@@ -40,7 +40,7 @@ from duplexbench.suites.apex_import import import_package
 from duplexbench.trace.events import ActionBlocked, ToolCall, ToolResult, TraceEvent
 from duplexbench.workbench.runtime import MAX_DEPTH, MAX_MESSAGE
 from duplexbench.workbench.state import WorkbenchState, replay
-from fuzzing import time_guard
+from fuzzing import json_strategies, time_guard
 
 WORKFLOWS = Path(__file__).parents[1] / "src/duplexbench/suites/data/workflows-v1"
 APEX_TOYS = ("toy_form_001", "toy_interview_001")
@@ -302,22 +302,17 @@ def valid_arguments(draw: st.DrawFn, item: WorkflowItem, tool: Tool) -> Any:
     return args
 
 
-nasty_text = st.sampled_from(["", "\x00", "\u202e", "\ufeff", "\ud800", "\U0001f600", "x" * 300])
-text = st.one_of(st.text(max_size=30), nasty_text)
-scalars = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(),
-    st.integers(min_value=-(10**120), max_value=10**120),
-    st.floats(allow_nan=True, allow_infinity=True),
-    text,
-    st.sampled_from([5000, 100_000]).map(lambda n: 10**n if n < 10_000 else "x" * n),
-)
-json_values = st.recursive(
-    scalars,
-    lambda inner: st.one_of(st.lists(inner, max_size=5), st.dictionaries(text, inner, max_size=6)),
+_JSON = json_strategies(
+    nasty=("", "\x00", "\u202e", "\ufeff", "\ud800", "\U0001f600", "x" * 300),
+    int_bound=10**120,
+    extra_scalars=[
+        st.sampled_from([5000, 100_000]).map(lambda n: 10**n if n < 10_000 else "x" * n)
+    ],
+    list_size=5,
+    dict_size=6,
     max_leaves=25,
 )
+text, scalars, json_values = _JSON.text, _JSON.scalars, _JSON.documents
 
 
 @st.composite

@@ -42,7 +42,7 @@ from duplexbench.items.action_suite import load_action_item, load_action_suite, 
 from duplexbench.items.errors import ItemError, Problem
 from duplexbench.items.load import MAX_ITEM_BYTES, MAX_YAML_NODES, load_item
 from duplexbench.items.suite import load_suite
-from fuzzing import FUZZ, time_guard
+from fuzzing import FUZZ, get, json_strategies, paths_of, time_guard
 
 ACTIONS = Path(__file__).parents[2] / "src/duplexbench/suites/data/actions-v1"
 WORKFLOW_FILES = sorted(p for p in FIXTURES.glob("*.yaml") if p.name != "suite.yaml")
@@ -78,45 +78,35 @@ def load_everywhere(path: Path) -> None:
 
 # --- documents --------------------------------------------------------------------------------
 
-nasty_text = st.sampled_from(
-    [
-        "",
-        "\x00",
-        "\u202e",
-        "\ufeff",
-        "\ud800",
-        "\udfff",
-        "\U0001f600",
-        "family",
-        "action",
-        "workflow",
-        "{x}",
-        "x" * 300,
-        "../../etc/passwd",
-        "2020-02-30",
-        "1e999",
-        "-",
-        "~",
-        "null",
-    ]
-)
-text = st.one_of(st.text(max_size=40), nasty_text)
-scalars = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(),
-    st.integers(min_value=-(10**30), max_value=10**30),
-    st.floats(allow_nan=True, allow_infinity=True),
-    text,
-)
-documents = st.recursive(
-    scalars,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=5),
-        st.dictionaries(st.one_of(text, st.integers()), inner, max_size=6),
-    ),
+NASTY_ITEM_TEXT = [
+    "",
+    "\x00",
+    "\u202e",
+    "\ufeff",
+    "\ud800",
+    "\udfff",
+    "\U0001f600",
+    "family",
+    "action",
+    "workflow",
+    "{x}",
+    "x" * 300,
+    "../../etc/passwd",
+    "2020-02-30",
+    "1e999",
+    "-",
+    "~",
+    "null",
+]
+_JSON = json_strategies(
+    nasty=NASTY_ITEM_TEXT,
+    text_size=40,
+    keys=st.one_of(st.text(max_size=40), st.sampled_from(NASTY_ITEM_TEXT), st.integers()),
+    list_size=5,
+    dict_size=6,
     max_leaves=30,
 )
+text, scalars, documents = _JSON.text, _JSON.scalars, _JSON.documents
 
 
 def dump(data: Any, fmt: str, unicode: bool) -> bytes:
@@ -159,25 +149,8 @@ def test_random_text(content: bytes | str, fmt: str) -> None:
 # --- mutated real items -----------------------------------------------------------------------
 
 
-def paths_of(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            out += paths_of(value, (*prefix, key))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            out += paths_of(value, (*prefix, i))
-    return out
-
-
 def strings_of(node: Any) -> list[str]:
     return [s for p in paths_of(node) if isinstance(s := get(node, p), str)]
-
-
-def get(node: Any, path: tuple[Any, ...]) -> Any:
-    for part in path:
-        node = node[part]
-    return node
 
 
 @st.composite
