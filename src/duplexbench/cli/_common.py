@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import click
@@ -12,7 +13,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from duplexbench.campaign.rundir import RunDirError
 from duplexbench.campaign.spec import JudgeConfig
+from duplexbench.items.errors import ItemError
+from duplexbench.speech.tts import SpeechUnavailable
 
 F = TypeVar("F", bound=Callable[..., Any])
 err_console = Console(stderr=True)
@@ -52,6 +56,18 @@ def fail(message: str, code: int = 2) -> None:
     """Print an error (no traceback) and exit."""
     err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     sys.exit(code)
+
+
+@contextmanager
+def run_failures() -> Iterator[None]:
+    """`fail` (no traceback) on what a run refuses: an invalid suite, a run directory
+    that cannot be used or written, bad options, a missing speech engine."""
+    try:
+        yield
+    except ItemError as exc:
+        fail(f"invalid suite ({len(exc.problems)} problem(s)):\n{exc}")
+    except (RunDirError, ValueError, SpeechUnavailable) as exc:
+        fail(str(exc))
 
 
 def _pct(value: Any) -> str:

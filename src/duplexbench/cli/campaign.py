@@ -11,12 +11,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from duplexbench.campaign.plan import load_plan, run_plan
-from duplexbench.campaign.rundir import RunDirError
-from duplexbench.cli._common import err_console, fail, print_json
+from duplexbench.cli._common import err_console, print_json, run_failures
 from duplexbench.cli.execution_options import execution_from, execution_options
 from duplexbench.cli.progress import episode_bars
-from duplexbench.items.errors import ItemError
-from duplexbench.speech.tts import SpeechUnavailable
 
 
 @click.group("campaign")
@@ -45,16 +42,10 @@ def campaign_run_command(*, plan: Path, out: Path, as_json: bool, quiet: bool, *
     --backend and --ray-address choose where episodes run.
     """
     execution = execution_from(kw)
-    try:
+    with run_failures():
         loaded = load_plan(plan)
         with episode_bars(quiet) as bar:
             summary = run_plan(loaded, out, execution, bar("episodes"))
-    except ItemError as exc:
-        fail(f"invalid suite ({len(exc.problems)} problem(s)):\n{exc}")
-        return
-    except (RunDirError, ValueError, SpeechUnavailable) as exc:
-        fail(str(exc))
-        return
     if as_json:
         print_json(summary)
         return

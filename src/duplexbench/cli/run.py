@@ -12,7 +12,6 @@ from rich.markup import escape
 from duplexbench.campaign.action_runner import ActionRunResult, run_action_campaign
 from duplexbench.campaign.conditions import CONDITIONS, DEFAULT_CONDITION, parse_conditions
 from duplexbench.campaign.multi import run_conditions
-from duplexbench.campaign.rundir import RunDirError
 from duplexbench.campaign.runner import RunOptions, RunResult, run_campaign
 from duplexbench.cli._common import (
     err_console,
@@ -21,6 +20,7 @@ from duplexbench.cli._common import (
     judge_options,
     print_json,
     print_scorecard,
+    run_failures,
 )
 from duplexbench.cli.action_table import print_action_scorecard
 from duplexbench.cli.compare_table import print_comparison
@@ -28,7 +28,6 @@ from duplexbench.cli.execution_options import execution_from, execution_options
 from duplexbench.cli.progress import Tick, episode_bars
 from duplexbench.items.action_suite import suite_family
 from duplexbench.items.errors import ItemError
-from duplexbench.speech.tts import SpeechUnavailable
 from duplexbench.suites.package import DEFAULT_SUITE, resolve_suite
 from duplexbench.users.decision import DeciderConfig
 
@@ -197,24 +196,17 @@ def run_command(
     if len(names) > 1 and family == "action":
         fail("action suites run in the clean condition only; give one --condition")
         return
-    try:
-        with episode_bars(quiet) as bar:
+    with run_failures(), episode_bars(quiet) as bar:
 
-            def tick(name: str) -> Tick:
-                return bar(f"episodes · {name}")
+        def tick(name: str) -> Tick:
+            return bar(f"episodes · {name}")
 
-            if len(names) > 1:
-                multi = run_conditions(replace(opts, condition=names[0]), names, tick)
-            elif family == "action":
-                result: RunResult | ActionRunResult = run_action_campaign(opts, tick(names[0]))
-            else:
-                result = run_campaign(opts, tick(names[0]))
-    except ItemError as exc:
-        fail(f"invalid suite ({len(exc.problems)} problem(s)):\n{exc}")
-        return
-    except (RunDirError, ValueError, SpeechUnavailable) as exc:
-        fail(str(exc))
-        return
+        if len(names) > 1:
+            multi = run_conditions(replace(opts, condition=names[0]), names, tick)
+        elif family == "action":
+            result: RunResult | ActionRunResult = run_action_campaign(opts, tick(names[0]))
+        else:
+            result = run_campaign(opts, tick(names[0]))
     if len(names) > 1:
         if as_json:
             print_json(multi.report)
