@@ -141,8 +141,8 @@ def get_asr(name: str = "whisper") -> ASREngine:
     return REGISTRY.get(name)
 
 
-def is_silent(samples: Int16Array) -> bool:
-    """True when the loudest 20 ms frame is below -50 dBFS (or there are no samples)."""
+def is_silent(samples: Int16Array, threshold_dbfs: float = _SILENCE_DBFS) -> bool:
+    """True when the loudest 20 ms frame is below `threshold_dbfs` (or there are no samples)."""
     if samples.size == 0:
         return True
     x = samples.astype(np.float64) / 32768.0
@@ -150,7 +150,7 @@ def is_silent(samples: Int16Array) -> bool:
     padded = np.zeros(n * _FRAME)
     padded[: x.size] = x
     loudest = float(np.max(np.mean(padded.reshape(n, _FRAME) ** 2, axis=1)))
-    return bool(loudest < 10.0 ** (_SILENCE_DBFS / 10.0))
+    return bool(loudest < 10.0 ** (threshold_dbfs / 10.0))
 
 
 class WhisperASR:

@@ -26,7 +26,8 @@ import math
 
 import numpy as np
 
-from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, ms_for_samples, to_internal
+from duplexbench.audio.pcm import Int16Array, ms_for_samples, to_internal
+from duplexbench.speech.asr import is_silent
 from duplexbench.speech.tts import SpeechUnavailable, SynthesisSettings, TTSEngine, TTSError
 
 __all__ = ["FLOAT_PEAK_LIMIT", "max_clip_ms", "synthesize_checked"]
@@ -34,20 +35,13 @@ __all__ = ["FLOAT_PEAK_LIMIT", "max_clip_ms", "synthesize_checked"]
 FLOAT_PEAK_LIMIT = 2.0
 BASE_CLIP_S = 10.0
 PER_CHAR_S = 0.5
-_FRAME = SAMPLE_RATE // 50
-_SILENCE_POWER = 10.0 ** (-60.0 / 10.0)
+SILENT_DBFS = -60.0
+"""A clip whose loudest 20 ms frame is quieter than this is silence."""
 
 
 def max_clip_ms(text: str, settings: SynthesisSettings) -> int:
     """The longest clip accepted for `text` at these settings."""
     return math.ceil(1000 * (BASE_CLIP_S + PER_CHAR_S * len(text)) / min(1.0, settings.speed))
-
-
-def _silent(samples: Int16Array) -> bool:
-    n = math.ceil(samples.size / _FRAME)
-    padded = np.zeros(n * _FRAME)
-    padded[: samples.size] = samples.astype(np.float64) / 32768.0
-    return bool(np.max(np.mean(padded.reshape(n, _FRAME) ** 2, axis=1)) < _SILENCE_POWER)
 
 
 def _converted(output: object) -> Int16Array:
@@ -91,7 +85,7 @@ def synthesize_checked(
     speech = any(ch.isalnum() for ch in text)
     if samples.size == 0 and speech:
         raise TTSError(f"{what}: returned no audio")
-    if speech and _silent(samples):
+    if speech and is_silent(samples, SILENT_DBFS):
         raise TTSError(f"{what}: returned silence")
     limit = max_clip_ms(text, settings)
     if ms_for_samples(samples.size) > limit:
