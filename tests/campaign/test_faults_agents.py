@@ -14,6 +14,7 @@ import faulthandler
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -36,6 +37,13 @@ def hang_guard() -> Iterator[None]:
     faulthandler.cancel_dump_traceback_later()
 
 
+def one_episode(out: Path, agent: str, execution: ExecutionOptions, **kw: Any) -> RunOptions:
+    """Options for one repetition of ITEM from the fixtures."""
+    return RunOptions(
+        str(FIXTURES), agent=agent, repeats=1, items=(ITEM,), out=out, execution=execution, **kw
+    )
+
+
 def run_fault(tmp_path: Path, spec: str, retries: int = 1, workers: int = 1) -> dict[str, object]:
     """Run the fault agent on one item once; the episode's result.json.
 
@@ -44,18 +52,9 @@ def run_fault(tmp_path: Path, spec: str, retries: int = 1, workers: int = 1) -> 
     """
     counts = tmp_path / "attempts"
     stall_s = 1.0 if "kind=stall" in spec else 60.0
-    options = RunOptions(
-        str(FIXTURES),
-        agent=f"{spec}&count_file={counts}&times=99",
-        repeats=1,
-        items=(ITEM,),
-        out=tmp_path / "run",
-        realtime_speed=50.0,
-        execution=ExecutionOptions(
-            retries=retries, backoff_s=0.0, stall_s=stall_s, workers=workers
-        ),
-    )
-    result = run_campaign(options)
+    execution = ExecutionOptions(retries=retries, backoff_s=0.0, stall_s=stall_s, workers=workers)
+    agent = f"{spec}&count_file={counts}&times=99"
+    result = run_campaign(one_episode(tmp_path / "run", agent, execution, realtime_speed=50.0))
     assert len(result.scores) == 1
     assert counts.stat().st_size == retries + 1  # every attempt started the agent once
     (path,) = (tmp_path / "run").glob("episodes/*/*/*/r0/result.json")
@@ -95,30 +94,17 @@ def test_text_channel_faults(tmp_path: Path) -> None:
         ("garbage", "AgentError: the agent sent a malformed turn: say must be text"),
         ("stall", "Stalled: no progress for 1 s"),
     ]:
-        options = RunOptions(
-            str(FIXTURES),
-            agent=f"fault?kind={kind}&at_ms=0",
-            condition="text",
-            repeats=1,
-            items=(ITEM,),
-            out=tmp_path / kind,
-            execution=ExecutionOptions(stall_s=1.0),
-        )
+        agent, execution = f"fault?kind={kind}&at_ms=0", ExecutionOptions(stall_s=1.0)
+        options = one_episode(tmp_path / kind, agent, execution, condition="text")
         (score,) = run_campaign(options).scores
         assert score.status == "error" and (score.error or "").startswith(message), score.error
 
 
 def test_a_retry_after_a_transient_fault_is_scored_normally(tmp_path: Path) -> None:
     counts = tmp_path / "attempts"
-    options = RunOptions(
-        str(FIXTURES),
-        agent=f"fault?kind=raise&times=1&count_file={counts}",
-        repeats=1,
-        items=(ITEM,),
-        out=tmp_path / "run",
-        execution=ExecutionOptions(retries=2, backoff_s=0.0),
-    )
-    (score,) = run_campaign(options).scores
+    agent = f"fault?kind=raise&times=1&count_file={counts}"
+    execution = ExecutionOptions(retries=2, backoff_s=0.0)
+    (score,) = run_campaign(one_episode(tmp_path / "run", agent, execution)).scores
     assert counts.stat().st_size == 2  # failed once, then ran clean
     assert score.status == "ok" and score.error is None
     assert score.ws == 0  # a silent agent fails the workflow, not the harness

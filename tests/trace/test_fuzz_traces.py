@@ -31,6 +31,7 @@ import json
 import os
 import shutil
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -366,6 +367,17 @@ def check_reader(path: Path) -> None:
     assert events[0].type == "episode.start" and events[-1].type == "episode.end"
 
 
+@contextmanager
+def planted(path: Path, data: bytes) -> Iterator[Path]:
+    """`path` holding `data` for the block; its original bytes afterwards."""
+    original = path.read_bytes()
+    path.write_bytes(data)
+    try:
+        yield path
+    finally:
+        path.write_bytes(original)
+
+
 def plant_and_rescore(
     work_dir: Path,
     episodes: list[Episode],
@@ -376,18 +388,13 @@ def plant_and_rescore(
     write: bool = False,
 ) -> None:
     item_id, repetition, rel = episodes[index]
-    path = work_dir / rel / "events.jsonl"
-    original = path.read_bytes()
-    path.write_bytes(data)
-    try:
+    with planted(work_dir / rel / "events.jsonl", data) as path:
         try:
             read_events(path)
             rejected: TraceError | None = None
         except TraceError as exc:
             rejected = exc
         result = rescore_run(work_dir, write=write)
-    finally:
-        path.write_bytes(original)
     assert len(result.scores) == len(episodes)
     for score in result.scores:
         key = (score.item_id, score.repetition)
@@ -444,13 +451,8 @@ def test_cli_score_survives_a_damaged_episode(
 ) -> None:
     case = data.draw(damaged(traces))
     _, _, rel = episodes[case.index]
-    path = work_dir / rel / "events.jsonl"
-    original = path.read_bytes()
-    path.write_bytes(case.data)
-    try:
+    with planted(work_dir / rel / "events.jsonl", case.data):
         result = CliRunner().invoke(main, ["score", str(work_dir), "--json", "--no-write"])
-    finally:
-        path.write_bytes(original)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
@@ -548,13 +550,8 @@ def _with_header(trace: bytes, **changes: Any) -> bytes:
 
 def _rescored(work_dir: Path, episodes: list[Episode], index: int, data: bytes) -> Any:
     item_id, repetition, rel = episodes[index]
-    path = work_dir / rel / "events.jsonl"
-    original = path.read_bytes()
-    path.write_bytes(data)
-    try:
+    with planted(work_dir / rel / "events.jsonl", data):
         result = rescore_run(work_dir, write=True)
-    finally:
-        path.write_bytes(original)
     (score,) = [s for s in result.scores if (s.item_id, s.repetition) == (item_id, repetition)]
     return result, score, rel
 
