@@ -56,6 +56,40 @@ def ask_yes_no(
     timeout_s: float = 60.0,
 ) -> YesNo:
     """POST one question to `{base_url}/chat/completions` and parse the answer."""
+    return parse_yes_no(chat(base_url, model, system, user, api_key=api_key, timeout_s=timeout_s))
+
+
+def ask_json(
+    base_url: str,
+    model: str,
+    system: str,
+    user: str,
+    *,
+    api_key: str | None = None,
+    timeout_s: float = 60.0,
+) -> dict[str, Any]:
+    """The same request for a strict JSON object reply (any keys); JudgeUnavailable when
+    the endpoint fails or the reply is not a JSON object."""
+    content = chat(base_url, model, system, user, api_key=api_key, timeout_s=timeout_s)
+    try:
+        obj = json.loads(str(content).strip().removeprefix("```json").removesuffix("```"))
+    except ValueError:
+        raise JudgeUnavailable("reply is not JSON") from None
+    if not isinstance(obj, dict):
+        raise JudgeUnavailable("reply is not a JSON object")
+    return obj
+
+
+def chat(
+    base_url: str,
+    model: str,
+    system: str,
+    user: str,
+    *,
+    api_key: str | None = None,
+    timeout_s: float = 60.0,
+) -> Any:
+    """POST one system + user message at temperature 0; the reply's content."""
     key = api_key or os.environ.get(API_KEY_ENV) or ""
     body = {
         "model": model,
@@ -73,7 +107,7 @@ def ask_yes_no(
         content = payload["choices"][0]["message"]["content"]
     except (urllib.error.URLError, OSError, KeyError, IndexError, ValueError, TypeError) as exc:
         raise JudgeUnavailable(f"judge request failed: {type(exc).__name__}") from None
-    return parse_yes_no(content)
+    return content
 
 
 Q = TypeVar("Q")

@@ -151,6 +151,7 @@ def test_stale_correction_fails_av_even_when_it_matches_an_old_expectation() -> 
                 ("update_expense", {"fields": stale}),
                 ("mark_expense_ready", {}),
             ),
+            T("Shall I submit the report now?"),  # the user corrected: no approval yet
             T("Submitted. Goodbye!", ("submit_expense", {}), end=True),
         ]
     )

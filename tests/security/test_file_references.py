@@ -152,9 +152,9 @@ def test_regression_a_copy_of_workflows_mini_without_its_sibling_is_refused(
     copy = tmp_path / "workflows-mini"
     copy.mkdir()
     shutil.copy(DATA / "workflows-mini" / "suite.yaml", copy / "suite.yaml")
-    (tmp_path / "workflows-v1").mkdir()  # a folder of that name, but not a suite
-    shutil.copy(DATA / "workflows-v1" / "form-completion-01.yaml", tmp_path / "workflows-v1")
-    assert "'../workflows-v1/form-completion-01.yaml' leads outside" in problems(load_suite, copy)
+    (tmp_path / "workflows-v2").mkdir()  # a folder of that name, but not a suite
+    shutil.copy(DATA / "workflows-v2" / "form-completion-01.yaml", tmp_path / "workflows-v2")
+    assert "'../workflows-v2/form-completion-01.yaml' leads outside" in problems(load_suite, copy)
 
 
 def test_regression_manifest_item_count_is_bounded(

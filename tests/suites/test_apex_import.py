@@ -23,6 +23,7 @@ from duplexbench.suites.apex_import import (
     import_apex,
     import_package,
 )
+from duplexbench.users.observer import ActObserver
 
 TOY_NAMES = ("toy_form_001", "toy_interview_001")
 
@@ -195,14 +196,15 @@ def test_interview_mapping(interview: ImportResult) -> None:
     assert "subject_id = cand_501" in item.instructions
     first = item.reference.turns[0]
     assert first.tool_calls[0].arguments == {"fields": {"subject_id": "cand_501"}}
-    assert first.say.endswith("?") and "could you tell me" in first.say
+    # "To start, tell me about your technical background ..." is read as the question it
+    # is (the semantic observer); no rephrasing needed.
+    assert "ASK:tech_evidence" in ActObserver(item).acts(first.say)
     assert item.reference.turns[1].expect == "answer:tech_evidence"
     # Approximations are reported, not silent.
     whats = {n.what for n in interview.unmapped}
     assert "risk tier R1_SENSITIVE_DATA_SIM" in whats
     assert "artifact EVIDENCE_MATRIX" in whats
     assert "grader claim_atoms" in whats
-    assert any("rephrased" in n.reason for n in notes(interview, "reference/policy.yaml"))
     # The competency statuses are the agent's judgment: no fact or document holds them.
     unsourced = {n.path for n in interview.unmapped if "agent's judgment" in n.reason}
     assert unsourced == {

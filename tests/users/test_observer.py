@@ -59,8 +59,8 @@ def test_a_name_inside_a_longer_name_does_not_take_its_value() -> None:
         {"id": "contact_phone", "value": "555-234-5678"},
     ]
     observer = ActObserver(parse_item(data, "contacts"))
-    stated = observer.stated_values("the contact phone is 555-234-5678; the contact is Ana Lima.")
+    stated = observer.stated_after("the contact phone is 555-234-5678; the contact is Ana Lima.")
     assert stated == {"contact_phone": "555-234-5678", "contact": "Ana Lima"}
-    assert observer.stated_values("The contact phone is 555-234-5678.") == {
+    assert observer.stated_after("The contact phone is 555-234-5678.") == {
         "contact_phone": "555-234-5678"
     }

@@ -127,11 +127,11 @@ def _reference(spec: AgentSpec, channel: Channel) -> TextAgent | StepAgent:
         year = int(options.pop("year", "2026"))
         endpoint = int(options.pop("endpoint_ms", "700"))
         barge_in = int(options.pop("barge_in_ms", "600"))
+        phrasing = options.pop("phrasing", "names")
+        dialogue = ReferenceDialogue(year=year, phrasing=phrasing)  # type: ignore[arg-type]
     except ValueError as exc:
         raise ValueError(f"bad option for the reference agent: {exc}") from None
-    brain: TextAgent = (
-        _llm_brain(options) if "llm" in options else RoutedBrain(ReferenceDialogue(year=year))
-    )
+    brain: TextAgent = _llm_brain(options) if "llm" in options else RoutedBrain(dialogue)
     if options and not isinstance(brain, ChatCompletionsAgent):
         raise ValueError(f"unknown option(s) for the reference agent: {sorted(options)}")
     if channel == "text":

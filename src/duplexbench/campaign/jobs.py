@@ -14,7 +14,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -31,6 +31,7 @@ from duplexbench.orchestrator.replay_loop import ActionEpisode
 from duplexbench.orchestrator.watchdog import DEFAULT_STALL_S, FAULTS, watchdog
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.users.decision import DeciderConfig
+from duplexbench.users.observer import ObserverConfig
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,8 @@ class JobConfig:
     noise_dir: str | None = None
     stall_s: float | None = DEFAULT_STALL_S
     """Wall seconds without progress before the episode is stopped as an error (None: never)."""
+    observer: ObserverConfig = field(default_factory=ObserverConfig)
+    """The simulated user's act observer (workflow items)."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,7 @@ def _run_into(job: EpisodeJob, folder: Path) -> str | None:
         c.condition,
         job.repetition,
         c.seed,
+        c.observer,
     )
     record2 = runner.run(setup2)
     save_episode(folder, record2)

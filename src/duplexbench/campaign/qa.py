@@ -20,6 +20,7 @@ from duplexbench.items.workflow import WorkflowItem
 from duplexbench.orchestrator.text_loop import EpisodeSetup, TextEpisode
 from duplexbench.scoring.episode import EpisodeScore, score_episode
 from duplexbench.trace.events import TraceEvent
+from duplexbench.users.observer.slots import item_slots
 
 Problems = list[tuple[str, str]]
 BASELINES: dict[str, Callable[[], TextAgent]] = {
@@ -83,6 +84,8 @@ class QualityReport:
     """Gold values traced, by kind of source (user, knowledge, database, unrecorded)."""
     counted: dict[str, int] = field(default_factory=dict)
     """Things checked: facts, corrections, gated actions, knowledge fields."""
+    warnings: list[tuple[str, str, str]] = field(default_factory=list)
+    """(item id, path, message): weaknesses that do not make the item invalid."""
 
     def record(self, check: str, item_id: str, problems: Problems) -> None:
         if problems:
@@ -123,6 +126,24 @@ def check_item_quality(item: WorkflowItem, report: QualityReport) -> None:
         problems, n = run(item)
         report.record(check, item.id, problems)
         report.count(what, n)
+    report.warnings += [(item.id, path, message) for path, message in description_warnings(item)]
+
+
+def description_warnings(item: WorkflowItem) -> Problems:
+    """Asked-for facts with no description (their own or their field's): the simulated
+    user can then recognise questions about them only by their names."""
+    out: Problems = []
+    for slot in item_slots(item):
+        if slot.held and not slot.description and slot.facts[0].reveal == "when_asked":
+            index = item.user.facts.index(slot.facts[0])
+            out.append(
+                (
+                    f"user.facts[{index}].description",
+                    f"fact {slot.id!r} has no description (nor its field): the simulated "
+                    "user recognises questions about it only by its name and aliases",
+                )
+            )
+    return out
 
 
 def item_problems(item: WorkflowItem) -> Problems:

@@ -41,6 +41,8 @@ from duplexbench.scoring.summary import build_summary
 from duplexbench.scoring.usage import price_for
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.users.decision import DeciderConfig
+from duplexbench.users.observer import ObserverConfig, check_observer
+from duplexbench.users.simulator import simulator_identity
 
 Progress = Callable[[int, int, EpisodeScore], None]
 
@@ -67,6 +69,9 @@ class RunOptions:
     """Recordings (`<kind>/*.wav`) instead of procedural noise and bursts."""
     execution: ExecutionOptions = field(default_factory=ExecutionOptions)
     """Backend, workers, retries, limits, resume."""
+    observer: ObserverConfig = field(default_factory=ObserverConfig)
+    """The simulated user's act observer (an LLM layer's cache defaults to
+    RUN_DIR/observer-cache.jsonl)."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +139,7 @@ def campaign_spec(opts: RunOptions, suite: Suite | ActionSuite) -> CampaignSpec:
         item_checksums={i.id: item_checksum(i) for i in suite.items},
         judge=opts.judge,
         prices=str(opts.prices) if opts.prices else None,
+        simulator=None if isinstance(suite, ActionSuite) else simulator_identity(opts.observer),
     )
 
 
@@ -163,13 +169,25 @@ def prepare_target(opts: RunOptions) -> Target:
         info, agent_spec, condition, opts.frame_ms, bank, opts.realtime_speed, decider, noise_dir
     )
     runner.check(suite.items)
-    spec = campaign_spec(opts, suite)
+    observer = observer_for_run(opts.observer, out)
+    spec = campaign_spec(replace(opts, observer=observer), suite)
     speech_cache = None if opts.speech_cache is None else str(opts.speech_cache)
     config = JobConfig(
         "workflow", suite.name, opts.agent, spec.agent, opts.condition, opts.seed,
         opts.frame_ms, speech_cache, opts.realtime_speed, decider, noise_dir,
+        observer=observer,
     )  # fmt: skip
     return Target(out, spec, {i.id: i for i in suite.items}, config)
+
+
+def observer_for_run(config: ObserverConfig, out: Path) -> ObserverConfig:
+    """The observer of a run, checked now (a missing model fails before any episode);
+    an LLM layer caches its answers in RUN_DIR/observer-cache.jsonl unless told
+    otherwise."""
+    check_observer(config)
+    if config.llm_model and config.llm_cache is None:
+        return replace(config, llm_cache=str(out.resolve() / "observer-cache.jsonl"))
+    return config
 
 
 def start_target(target: Target, opts: RunOptions) -> None:
@@ -214,7 +232,7 @@ def index_row(score: EpisodeScore, rel: str) -> IndexRow:
 
 def summarize(spec: CampaignSpec, scores: list[EpisodeScore]) -> dict[str, Any]:
     price = price_for(load_prices(spec.prices), spec.agent)
-    return build_summary(
+    summary = build_summary(
         scores,
         suite=spec.suite,
         agent=spec.agent,
@@ -224,3 +242,6 @@ def summarize(spec: CampaignSpec, scores: list[EpisodeScore]) -> dict[str, Any]:
         judge=judge_label(spec.judge),
         price=price,
     )
+    if spec.simulator is not None:
+        summary["simulator"] = spec.simulator
+    return summary

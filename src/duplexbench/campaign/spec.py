@@ -39,6 +39,11 @@ class CampaignSpec(BaseModel):
     prices: str | None = Field(
         None, description="Price table for cost estimates (default: built-in)."
     )
+    simulator: dict[str, str | None] | None = Field(
+        None,
+        description="The simulated user (simulator version, observer layers, version, model, "
+        "weights); None: action runs and runs made before it was recorded.",
+    )
 
     def episodes(self) -> Iterator[tuple[str, int, str]]:
         """(item id, repetition, episode folder relative to the run directory), in order."""

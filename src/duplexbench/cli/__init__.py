@@ -9,6 +9,7 @@ from duplexbench.cli.agents import agents_group
 from duplexbench.cli.campaign import campaign_group
 from duplexbench.cli.importer import import_group
 from duplexbench.cli.interaction import interaction_metrics_command
+from duplexbench.cli.observer_eval import observer_eval_command
 from duplexbench.cli.report import report_command
 from duplexbench.cli.run import run_command
 from duplexbench.cli.score import score_command
@@ -36,5 +37,6 @@ main.add_command(agents_group)
 main.add_command(serve_agent_command)
 main.add_command(import_group)
 main.add_command(interaction_metrics_command)
+main.add_command(observer_eval_command)
 main.add_command(report_command)
 main.add_command(view_command)

@@ -25,6 +25,7 @@ from duplexbench.cli._common import (
 from duplexbench.cli.action_table import print_action_scorecard
 from duplexbench.cli.compare_table import print_comparison
 from duplexbench.cli.execution_options import execution_from, execution_options
+from duplexbench.cli.observer_options import observer_from, observer_options
 from duplexbench.cli.progress import Tick, episode_bars
 from duplexbench.items.action_suite import suite_family
 from duplexbench.items.errors import ItemError
@@ -37,7 +38,7 @@ from duplexbench.users.decision import DeciderConfig
     "--suite",
     default=DEFAULT_SUITE,
     show_default=True,
-    help="A built-in suite (`suite list`: workflows-mini, workflows-v1, actions-v1) or a "
+    help="A built-in suite (`suite list`: workflows-mini, workflows-v2, actions-v1, ...) or a "
     "folder / item file of workflow or action items, e.g. tests/fixtures.",
 )
 @click.option(
@@ -123,6 +124,7 @@ from duplexbench.users.decision import DeciderConfig
     "...); kinds without a folder stay procedural. Checked before any episode runs.",
 )
 @judge_options
+@observer_options
 @execution_options
 def run_command(
     *,
@@ -148,7 +150,7 @@ def run_command(
     user_base_url: str | None,
     user_cache: Path | None,
     noise_dir: Path | None,
-    **execution: Any,
+    **options: Any,
 ) -> None:
     """Run every item of SUITE with AGENT, REPEATS times, and score the episodes.
 
@@ -168,6 +170,7 @@ def run_command(
     except ItemError as exc:
         fail(str(exc))
         return
+    observer = observer_from(options)
     opts = RunOptions(
         suite=suite_path,
         agent=agent,
@@ -185,7 +188,8 @@ def run_command(
         judge=judge_config(judge_model, judge_base_url, judge_cache),
         user_model=_user_model(user_model, user_base_url, user_cache),
         noise_dir=noise_dir,
-        execution=execution_from(execution),
+        execution=execution_from(options),
+        observer=observer,
     )
     try:
         names = parse_conditions(condition)

@@ -50,6 +50,15 @@ def validation_summary(suite: Suite, report: QualityReport) -> dict[str, Any]:
             "rejected_by_reason": generator.rejected,
         },
         "problems": rows,
+        "warnings": [
+            {
+                "file": str(suite.sources.get(item_id, suite.path)),
+                "item": item_id,
+                "path": path,
+                "message": message,
+            }
+            for item_id, path, message in report.warnings
+        ],
     }
 
 
@@ -69,6 +78,9 @@ def format_summary(summary: dict[str, Any]) -> str:
             f"{gen['candidates']} candidates, {gen['rejected']} rejected"
         )
         lines += [f"    {count} x {reason}" for reason, count in gen["rejected_by_reason"].items()]
+    if summary["warnings"]:
+        lines.append(f"  {len(summary['warnings'])} warning(s):")
+        lines += [f"    {w['item']} {w['path']}: {w['message']}" for w in summary["warnings"][:20]]
     lines.append(
         "all checks passed" if summary["valid"] else f"{len(summary['problems'])} problem(s)"
     )

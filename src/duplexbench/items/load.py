@@ -155,7 +155,29 @@ def load_item(path: str | Path) -> WorkflowItem:
     return parse_item(read_document(path), str(path))
 
 
+LATE_FIELDS: dict[str, dict[str, object]] = {
+    "facts": {"description": ""},
+    "approvals": {"readback": []},
+}
+"""Fields of `user.facts[*]` and `user.approvals[*]` added after the workflow format was
+published, with their defaults: left out of the checksum while they hold the default, so
+an item that does not use them keeps the checksum its suite manifest recorded."""
+
+
+def _without_late_defaults(data: dict[str, Any]) -> dict[str, Any]:
+    user = data.get("user")
+    if not isinstance(user, dict):
+        return data
+    for key, defaults in LATE_FIELDS.items():
+        for entry in user.get(key) or []:
+            for name, default in defaults.items():
+                if isinstance(entry, dict) and entry.get(name, default) == default:
+                    entry.pop(name, None)
+    return data
+
+
 def item_checksum(item: BaseModel) -> str:
-    """Content checksum of an item: sha256 of its canonical JSON."""
-    canonical = json.dumps(item.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    """Content checksum of an item: sha256 of its canonical JSON (see `LATE_FIELDS`)."""
+    data = _without_late_defaults(item.model_dump(mode="json"))
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()

@@ -8,6 +8,11 @@ Plan ids are keys of the realization bank:
 - `event:<event>`: an authored duplex event; carries the facts it reveals.
 - `approve:<approval>`, `decline:<approval>`: answers to an approval request.
 - generic: `confirm`, `ack`, `clarify`, `unknown`, `nudge`, `end`, `backchannel`.
+- generic, naming slots without revealing them: `which_slot` (unsure which of two
+  slots the agent means: `{slot_a}`, `{slot_b}`), `what_value` (a confirmation
+  without a value: `{slot}`), `more_later` (asked for more facts than the caller
+  gives at once: `{slots}`, the ones left), `ask_readback` (an approval asked
+  before the key details were read back: `{slots}`).
 """
 
 from __future__ import annotations
@@ -24,7 +29,18 @@ GENERIC_PLANS: tuple[str, ...] = (
     "nudge",
     "end",
     "backchannel",
+    "which_slot",
+    "what_value",
+    "more_later",
+    "ask_readback",
 )
+SLOT_PLACEHOLDERS: dict[str, tuple[str, ...]] = {
+    "which_slot": ("slot_a", "slot_b"),
+    "what_value": ("slot",),
+    "more_later": ("slots",),
+    "ask_readback": ("slots",),
+}
+"""Placeholders the slot-naming generic plans may use (filled with the slots' words)."""
 PLACEHOLDER = re.compile(r"\{([A-Za-z][A-Za-z0-9_.\-]*)\}")
 REQUIRES_EXPLICIT = ("open", "event:")
 """Plans that have no built-in default realization and must be written by the item."""

@@ -39,6 +39,12 @@ class Fact(StrictModel):
     aliases: list[str] = Field(
         default_factory=list, description="Phrases an agent uses to ask for this fact."
     )
+    description: str = Field(
+        "",
+        max_length=300,
+        description="What the fact is, in words, for the simulated user to recognise questions "
+        "about it (default: the description of the linked artifact field).",
+    )
     supersedes: Identifier | None = None
     reveal: RevealRule = "when_asked"
 
@@ -106,6 +112,12 @@ class ApprovalSpec(StrictModel):
     )
     aliases: list[str] = Field(
         default_factory=list, description="Phrases an agent uses to name the action aloud."
+    )
+    readback: list[Identifier] = Field(
+        default_factory=list,
+        description="Key facts (slots: the first fact of a `supersedes` chain) whose current "
+        "values the agent must have read back before the user approves; empty: no read-back "
+        "needed. The user asks for the read-back instead of approving.",
     )
 
 

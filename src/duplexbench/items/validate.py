@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from duplexbench.items.artifacts import ArtifactField
 from duplexbench.items.plans import (
     PLACEHOLDER,
+    SLOT_PLACEHOLDERS,
     all_plan_ids,
     needs_explicit_realization,
     plan_facts,
@@ -199,6 +200,11 @@ def _check_events(item: WorkflowItem, found: Found) -> None:
             found.append((f"{path}.trigger.field", f"unknown artifact field {trig.field!r}"))
         if trig.approval is not None and trig.approval not in approval_ids:
             found.append((f"{path}.trigger.approval", f"unknown approval {trig.approval!r}"))
+    _check_approvals(item, found)
+
+
+def _check_approvals(item: WorkflowItem, found: Found) -> None:
+    user = item.user
     gated = _gated_actions(item)
     event_ids = {e.id for e in user.events}
     for i, approval in enumerate(user.approvals):
@@ -209,6 +215,14 @@ def _check_events(item: WorkflowItem, found: Found) -> None:
         for k, event_id in enumerate(approval.after):
             if event_id not in event_ids:
                 found.append((f"user.approvals[{i}].after[{k}]", f"unknown event {event_id!r}"))
+        for k, slot in enumerate(approval.readback):
+            if user.fact(slot) is None or user.slot_of(slot) != slot:
+                found.append(
+                    (
+                        f"user.approvals[{i}].readback[{k}]",
+                        f"{slot!r} is not a slot (the first fact of a supersedes chain)",
+                    )
+                )
 
 
 def _check_realizations(item: WorkflowItem, found: Found) -> None:
@@ -224,6 +238,7 @@ def _check_realizations(item: WorkflowItem, found: Found) -> None:
                 (path, f"needs {MIN_VARIANTS}-{MAX_VARIANTS} variants, has {len(variants)}")
             )
         allowed = {*carried, *(["value", "slot"] if carried else [])}
+        allowed |= set(SLOT_PLACEHOLDERS.get(plan_id, ()))
         for k, text in enumerate(variants):
             if not text.strip():
                 found.append((f"{path}[{k}]", "empty variant"))

@@ -55,8 +55,10 @@ from duplexbench.trace.events import (
 )
 from duplexbench.users.caller import CallerConfig, freeze_caller
 from duplexbench.users.floor import Cue, UserFloor
+from duplexbench.users.personas import NEUTRAL
 from duplexbench.users.policy import Observation, Plan
 from duplexbench.users.realization import Realizer
+from duplexbench.users.simulator import answers_per_turn
 from duplexbench.users.sounds import Sound
 from duplexbench.users.turntaking import TurnTakingConfig
 
@@ -146,6 +148,8 @@ class AudioEpisode(EpisodeCore):
             setup.repetition_seed,
             verbosity=self.caller.persona.verbosity,
         )
+        if self.caller.persona.name != NEUTRAL:
+            self.policy.max_answers = answers_per_turn(self.caller.persona.verbosity)
         self.line = CallerLine(self.caller, self.recorder, bank)
         rng = random.Random(self.caller.seed)
         self.floor = UserFloor(self.caller.turn_taking, self.n, rng=rng)
@@ -173,7 +177,7 @@ class AudioEpisode(EpisodeCore):
 
     def emit_start(self, session: AgentSession, channel: Literal["text", "audio"]) -> None:
         super().emit_start(session, channel)
-        self.line.emit_setup(self.setup.condition)
+        self.line.emit_setup(self.setup.condition, self.simulator)
 
     def run(self) -> EpisodeRecord:
         session = self.audio_session()
@@ -368,7 +372,7 @@ class AudioEpisode(EpisodeCore):
             return
         for plan in plans:
             self.apply_plan(plan, t)
-        realized = [self.realizer.realize(p.plan_id, list(p.facts)) for p in plans]
+        realized = [self.realizer.realize(p.plan_id, list(p.facts), p.slots) for p in plans]
         clips = [self.line.clip(r.text) for r in realized]
         samples = _join([c.samples for c in clips], samples_for_ms(PLAN_GAP_MS))
         self.recorder.emit(

@@ -64,9 +64,11 @@ class CallerLine:
     def delay_ms(self) -> int:
         return 0 if self.line is None else self.line.delay_ms
 
-    def emit_setup(self, condition: str) -> None:
+    def emit_setup(self, condition: str, simulator: dict[str, str | None]) -> None:
         frozen = self.caller.to_trace()
-        data = ConditionSetupData(condition=condition, line_delay_ms=self.delay_ms, **frozen)
+        data = ConditionSetupData(
+            condition=condition, line_delay_ms=self.delay_ms, simulator=simulator, **frozen
+        )
         self.recorder.emit(ConditionSetup, 0, data)
 
     def clip(self, text: str) -> Clip:

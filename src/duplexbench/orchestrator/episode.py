@@ -13,6 +13,7 @@ from duplexbench.agents.protocol import AgentSession, Privileged, ToolResultMess
 from duplexbench.audio.pcm import Int16Array
 from duplexbench.items.tool_schema import tool_parameters
 from duplexbench.items.workflow import WorkflowItem
+from duplexbench.trace.condition_events import ConditionSetup, ConditionSetupData
 from duplexbench.trace.events import (
     ApprovalRequested,
     DuplexEventData,
@@ -34,9 +35,10 @@ from duplexbench.trace.events import (
     UserPlanData,
 )
 from duplexbench.trace.io import Recorder
-from duplexbench.users.observer import ActObserver
+from duplexbench.users.observer import ActObserver, ObserverConfig
 from duplexbench.users.policy import Plan, UserPolicy
 from duplexbench.users.realization import Realizer
+from duplexbench.users.simulator import persona_answers, simulator_identity
 from duplexbench.workbench.runtime import Workbench, json_problem
 from duplexbench.workbench.state import WorkbenchState
 
@@ -50,6 +52,8 @@ class EpisodeSetup:
     condition: str = "text"
     repetition: int = 0
     seed: int = 0
+    observer: ObserverConfig = field(default_factory=ObserverConfig)
+    """Which act observer the simulated user uses (recorded in `episode.condition`)."""
 
     @property
     def repetition_seed(self) -> int:
@@ -161,8 +165,9 @@ class EpisodeCore:
         self.item = setup.item
         self.recorder = Recorder()
         self.bench = Workbench(self.item, self.recorder)
-        self.policy = UserPolicy(self.item)
-        self.observer = ActObserver(self.item)
+        self.observer = ActObserver(self.item, setup.observer)
+        self.policy = UserPolicy(self.item, self.observer, persona_answers(self.item.user.persona))
+        self.simulator = simulator_identity(setup.observer)
         self.realizer = Realizer(self.item.id, self.item.user, setup.seed, setup.repetition_seed)
         self.last_plans: list[str] = []
         self.backchanneled = False
@@ -185,6 +190,18 @@ class EpisodeCore:
         data = start_data(self.setup, self.item.id, self.item.version, session, channel)
         self.recorder.emit(EpisodeStart, 0, data)
 
+    def emit_simulator(self) -> None:
+        """Text channel: the caller (the item's persona) and the simulator, as
+        `episode.condition` (the audio channel writes its frozen caller there)."""
+        persona = self.item.user.persona
+        data = ConditionSetupData(
+            condition=self.setup.condition,
+            persona={"name": persona.name, "verbosity": persona.verbosity},
+            turn_taking={},
+            simulator=self.simulator,
+        )
+        self.recorder.emit(ConditionSetup, 0, data)
+
     def emit_error(self, t_ms: int, message: str, where: str) -> None:
         self.recorder.emit(HarnessError, t_ms, HarnessErrorData(message=message, where=where))
 
@@ -202,6 +219,7 @@ class EpisodeCore:
                 facts=list(plan.facts),
                 event_id=plan.event.id if plan.event else None,
                 approval_id=plan.approval.id if plan.approval else None,
+                slots=list(plan.slots),
             ),
         )
         if plan.event is not None:
@@ -219,7 +237,7 @@ class EpisodeCore:
                 )
                 self.recorder.emit(FactRevealed, t, data2)
         if plan.approval is not None:
-            self.bench.grant(plan.approval, t)
+            self.bench.grant(plan.approval, t, plan.read_back)
         if plan.revokes is not None and plan.event is not None:
             self.bench.revoke(plan.revokes, plan.event.id, t)
 

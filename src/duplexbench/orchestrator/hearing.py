@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 _SENTENCE_END = (".", "?", "!")
 _CLAUSE_END = (",", ";", ":")
-_REPLY_ACTS = ("ASK", "CONFIRM", "READBACK", "REQUEST_APPROVAL")
+_REPLY_ACTS = ("ASK", "CONFIRM", "CHECK", "UNCLEAR", "READBACK", "REQUEST_APPROVAL")
 _QUESTION_OPENERS = frozenset(
     [
         "what",
@@ -74,6 +74,8 @@ class Hearing:
         self._words: list[str] = []
         self._sentence: list[str] = []
         self._sentence_acts: list[str] = []
+        self._said: list[str] = []
+        """Sentences of the agent utterance being heard (a read-back can span several)."""
 
     def user_took_turn(self) -> None:
         self.acts_since, self.heard_since = [], []
@@ -115,11 +117,13 @@ class Hearing:
 
     def _observe(self, t: int, final: bool) -> bool:
         text = " ".join(self._sentence)
-        acts = [a for a in self.ep.observer.sentence_acts(text) if a not in self._sentence_acts]
+        acts = self.ep.observer.sentence_acts(text, self._said)
+        acts = [a for a in acts if a not in self._sentence_acts]
         self._sentence_acts += acts
         self.add_acts(acts, t, text)
         if final:
             self.heard_since.append(text)
+            self._said.append(text)
             self.sentences += 1
             self._sentence, self._sentence_acts = [], []
         return bool(acts)
@@ -164,4 +168,4 @@ class Hearing:
             transcribed=transcribed,
         )
         self.ep.recorder.emit(AgentUtterance, max(t, self._end), data)
-        self._start, self._words = None, []
+        self._start, self._words, self._said = None, [], []

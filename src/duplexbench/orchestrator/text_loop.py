@@ -97,6 +97,7 @@ class TextEpisode(EpisodeCore):
     def run(self) -> EpisodeRecord:
         session: AgentSession = self.session()
         self.emit_start(session, "text")
+        self.emit_simulator()
         error: str | None = None
         try:
             self.agent.start(session)
@@ -192,7 +193,7 @@ class TextEpisode(EpisodeCore):
         t = self.clock.now_ms()
         for plan in plans:
             self.apply_plan(plan, t)
-        realized = [self.realizer.realize(p.plan_id, list(p.facts)) for p in plans]
+        realized = [self.realizer.realize(p.plan_id, list(p.facts), p.slots) for p in plans]
         text = " ".join(r.text for r in realized)
         end = t + self._duration(text)
         self.recorder.emit(

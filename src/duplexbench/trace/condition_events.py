@@ -31,6 +31,11 @@ class ConditionSetupData(_Data):
     turn_decider: str = Field(
         "rule", description="Who decides interruptions: the seeded rule or llm:<model>."
     )
+    simulator: dict[str, str | None] | None = Field(
+        None,
+        description="The simulated user: simulator version, observer layers, version, model "
+        "and weights (None: traces before version 5).",
+    )
 
 
 class ConditionSetup(_Event):

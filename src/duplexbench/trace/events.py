@@ -101,6 +101,11 @@ class UserPlanData(_Data):
     facts: list[str] = Field(default_factory=list)
     event_id: str | None = None
     approval_id: str | None = None
+    slots: list[str] = Field(
+        default_factory=list,
+        description="Slots the plan names without revealing them (which_slot, what_value, "
+        "more_later, ask_readback).",
+    )
 
 
 class UserPlan(_Event):
@@ -388,6 +393,11 @@ class ApprovalGrantedData(_Data):
     approval_id: str
     action: str
     target: str | None
+    read_back: list[str] | None = Field(
+        None,
+        description="Slots whose current values the agent had read back when the user "
+        "approved (None: traces before version 5).",
+    )
 
 
 class ApprovalGranted(_Event):

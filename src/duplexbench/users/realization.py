@@ -22,7 +22,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Final
 
-from duplexbench.items.plans import PLACEHOLDER, all_plan_ids, plan_facts
+from duplexbench.items.plans import PLACEHOLDER, SLOT_PLACEHOLDERS, all_plan_ids, plan_facts
 from duplexbench.items.user import UserSpec
 
 DEFAULT_VARIANTS: dict[str, list[str]] = {
@@ -40,12 +40,30 @@ DEFAULT_VARIANTS: dict[str, list[str]] = {
     "fix": ["No, the {slot} is {value}.", "That's not right, the {slot} is {value}."],
     "approve": ["Yes, go ahead.", "Yes, please do.", "You have my approval, go ahead."],
     "decline": ["No, not yet.", "Please don't do that yet."],
+    "which_slot": [
+        "Sorry, do you mean the {slot_a} or the {slot_b}?",
+        "Which one do you need, the {slot_a} or the {slot_b}?",
+    ],
+    "what_value": [
+        "What do you have for the {slot}?",
+        "What have you got down for the {slot}?",
+    ],
+    "more_later": [
+        "Let's start with those. You also asked about the {slots}.",
+        "That's the first part. You wanted the {slots} too.",
+    ],
+    "ask_readback": [
+        "Before you do that, could you read the details back to me?",
+        "Can you read me back what you have first, the {slots} and so on?",
+    ],
 }
 
 
 VERBOSITIES: Final = ("terse", "plain", "verbose")
 _VERBOSITY_ALIASES: Final = {"normal": "plain"}  # how item personas spell "plain"
 UNFRAMED_KINDS: Final = frozenset({"backchannel", "nudge", "end", "ack"})
+SLOT_NAMED: Final = frozenset(SLOT_PLACEHOLDERS)
+"""Plans whose words name slots (not facts): rendered at run time, never pre-rendered."""
 FRAMES: Final[tuple[tuple[str, str], ...]] = (
     ("Um, so... ", ""),
     ("Right, well... ", ""),
@@ -116,7 +134,7 @@ class Realizer:
             return self.user.realizations[plan_id]
         return DEFAULT_VARIANTS[plan_id.partition(":")[0]]
 
-    def realize(self, plan_id: str, facts: list[str]) -> Realized:
+    def realize(self, plan_id: str, facts: list[str], slots: tuple[str, ...] = ()) -> Realized:
         variants = self.variants(plan_id)
         occurrence = self._counts.get(plan_id, 0)
         self._counts[plan_id] = occurrence + 1
@@ -125,12 +143,12 @@ class Realizer:
             for p in (self.item_id, self.simulator_seed, self.repetition_seed, plan_id, occurrence)
         )
         if self.verbosity == "terse":
-            rendered = [self.render(v, facts) for v in variants]
+            rendered = [self.render(v, facts, slots) for v in variants]
             index = _shortest(rendered)
             text = rendered[index]
         else:
             index = variant_index(key, len(variants))
-            text = self.render(variants[index], facts)
+            text = self.render(variants[index], facts, slots)
         variant_id = f"{plan_id}#v{index + 1}"
         if self._frames(plan_id):
             fits = frames_for(text)
@@ -144,6 +162,8 @@ class Realizer:
         (terse: the shortest; verbose: each variant in each frame that fits), rendered."""
         texts: list[str] = []
         for plan_id in all_plan_ids(self.user):
+            if plan_id in SLOT_NAMED:
+                continue
             facts = plan_facts(self.user, plan_id) or []
             rendered = [self.render(v, facts) for v in self.variants(plan_id)]
             if self.verbosity == "terse":
@@ -166,10 +186,24 @@ class Realizer:
             return fact.aliases[0]
         return self.user.slot_of(fact_id).replace("_", " ")
 
-    def render(self, text: str, facts: list[str]) -> str:
-        """Fill `{fact_id}` and `{value}` (the plan's first fact) with spoken forms."""
+    def slot_words(self, slot: str) -> str:
+        """How the user names a slot aloud: its first fact's field name or alias, else
+        the slot's own words (an artifact field the user does not hold)."""
+        if self.user.fact(slot) is not None:
+            return self._slot_words(slot)
+        return slot.rpartition(".")[2].replace("_", " ")
+
+    def render(self, text: str, facts: list[str], slots: tuple[str, ...] = ()) -> str:
+        """Fill `{fact_id}` and `{value}` (the plan's first fact) with spoken forms, and
+        the slot placeholders (`{slot}`, `{slot_a}`, `{slot_b}`, `{slots}`) with words."""
+        named = [self.slot_words(s) for s in slots]
+        by_slot = {"slot_a": named[:1], "slot_b": named[1:2], "slot": named[:1]}
 
         def spoken(name: str) -> str:
+            if name == "slots" and named:
+                return _joined(named)
+            if by_slot.get(name):
+                return by_slot[name][0]
             if name == "slot" and facts:
                 return self._slot_words(facts[0])
             fact_id = facts[0] if name == "value" and facts else name
@@ -178,6 +212,13 @@ class Realizer:
 
         rendered = PLACEHOLDER.sub(lambda m: spoken(m.group(1)), text)
         return rendered[:1].upper() + rendered[1:]
+
+
+def _joined(words: list[str]) -> str:
+    """ "a", "a and the b", "a, the b and the c" (each after an implied "the")."""
+    if len(words) == 1:
+        return words[0]
+    return ", the ".join(words[:-1]) + f" and the {words[-1]}"
 
 
 def _shortest(texts: list[str]) -> int:

@@ -315,8 +315,11 @@ class Workbench:
             ApprovalRequestedData(action=action, via=via),
         )
 
-    def grant(self, approval: ApprovalSpec, t_ms: int) -> str:
-        """The user approved (at the onset of the approving speech)."""
+    def grant(
+        self, approval: ApprovalSpec, t_ms: int, read_back: tuple[str, ...] | None = None
+    ) -> str:
+        """The user approved (at the onset of the approving speech), having heard
+        `read_back` read back."""
         token = self.auth.grant(approval.id, approval.action, approval.target, t_ms)
         self.recorder.emit(
             ApprovalGranted,
@@ -326,6 +329,7 @@ class Workbench:
                 approval_id=approval.id,
                 action=approval.action,
                 target=approval.target,
+                read_back=None if read_back is None else list(read_back),
             ),
         )
         return token.id

@@ -1,4 +1,4 @@
-"""The workflows-v1 generator: deterministic, complete, and never emits a bad item."""
+"""The workflows generator: deterministic, complete, and never emits a bad item."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from duplexbench.items.suite import load_suite
 from duplexbench.suites.package import DATA
 from duplexbench.suites.stats import suite_stats
 from duplexbench.suites.workflows.archetypes import load_archetypes
-from duplexbench.suites.workflows.build import V1_PER_ARCHETYPE, V1_SEED, build
+from duplexbench.suites.workflows.build import PER_ARCHETYPE, SEED, SUITE, build
 from duplexbench.suites.workflows.compose import CompositionError, compose
 from duplexbench.suites.workflows.generate import GenerationError, generate
 from duplexbench.suites.workflows.plan import make_plans
@@ -31,19 +31,19 @@ def test_the_same_seed_gives_the_same_items_and_another_seed_does_not() -> None:
 def test_the_packaged_suites_are_what_the_generator_makes(tmp_path: Path) -> None:
     """Regenerating from the manifest's seed reproduces every packaged item exactly."""
     build(tmp_path)
-    for name in ("workflows-v1", "workflows-mini"):
+    for name in (SUITE, "workflows-mini"):
         packaged, fresh = load_suite(DATA / name), load_suite(tmp_path / name)
         assert packaged.manifest is not None and fresh.manifest is not None
         assert packaged.manifest.checksums == fresh.manifest.checksums, f"rebuild {name}"
         assert packaged.manifest.generator == fresh.manifest.generator
 
 
-def test_workflows_v1_has_120_items_covering_every_label() -> None:
-    suite = load_suite(DATA / "workflows-v1")
+def test_the_suite_has_120_items_covering_every_label() -> None:
+    suite = load_suite(DATA / SUITE)
     assert suite.manifest is not None and suite.manifest.generator is not None
-    assert suite.manifest.generator.seed == V1_SEED
+    assert suite.manifest.generator.seed == SEED
     stats = suite_stats(suite.items)
-    assert stats["items"] == 120 == len(ARCHETYPES) * V1_PER_ARCHETYPE
+    assert stats["items"] == 120 == len(ARCHETYPES) * PER_ARCHETYPE
     assert all(not missing for missing in stats["missing"].values()), stats["missing"]
     assert len(stats["taxonomy"]["industry"]) >= 8
     assert stats["graded_fields"]["min"] >= 10 and stats["graded_fields"]["max"] <= 20
@@ -54,7 +54,7 @@ def test_workflows_v1_has_120_items_covering_every_label() -> None:
 
 
 def test_generated_items_carry_the_hard_parts() -> None:
-    items = load_suite(DATA / "workflows-v1").items
+    items = load_suite(DATA / SUITE).items
     corrected = [i for i in items if any(e.kind == "correction" for e in i.user.events)]
     revoked = [i for i in items if any(e.kind == "revocation" for e in i.user.events)]
     looked_up = [i for i in items if any(f.evidence for a in i.artifacts for f in a.fields)]
@@ -65,6 +65,21 @@ def test_generated_items_carry_the_hard_parts() -> None:
     for item in revoked:  # a revocation needs an approval-gated commit
         assert item.taxonomy.autonomy == "approval_gated_commit"
         assert any(a.max_grants == 2 for a in item.user.approvals)
+    withdrawing = [
+        e for i in items for e in i.user.events if e.kind in ("revocation", "cancellation")
+    ]
+    assert withdrawing and all(
+        (e.trigger.act or "").startswith("REQUEST_APPROVAL:") for e in withdrawing
+    )  # anchored to the request, whatever shape the read-back took
+    for item in items:  # every gated approval names the key details to read back first
+        for approval in item.user.approvals:
+            assert approval.readback and all(item.user.fact(s) for s in approval.readback)
+
+
+def test_workflows_v1_is_kept_as_published() -> None:
+    v1 = load_suite(DATA / "workflows-v1")
+    assert v1.manifest is not None and v1.manifest.generator is not None
+    assert v1.manifest.generator.version == "1.0" and len(v1.items) == 120
 
 
 def test_every_gold_value_records_where_it_comes_from() -> None:
@@ -100,7 +115,7 @@ def test_a_candidate_failing_a_check_is_regenerated_and_counted() -> None:
 
 
 def test_lookup_gold_comes_from_its_table() -> None:
-    items = load_suite(DATA / "workflows-v1").items
+    items = load_suite(DATA / SUITE).items
     for item in items[:24]:
         docs = {d.id: d.text for d in item.knowledge}
         for artifact in item.artifacts:

@@ -18,8 +18,8 @@ from typing import Any
 
 from duplexbench.agents.protocol import AgentInput, AgentSession, AgentToolCall, AgentTurn
 from duplexbench.agents.reference.knowledge import value_from_results
+from duplexbench.agents.reference.phrasing import Phrasing, PhrasingName
 from duplexbench.agents.reference.records import (
-    QUESTION,
     RECORD,
     Policy,
     policy_of,
@@ -61,8 +61,9 @@ class _State:
 
 
 class ReferenceDialogue:
-    def __init__(self, year: int = 2026) -> None:
+    def __init__(self, year: int = 2026, phrasing: PhrasingName = "names") -> None:
         self.year = year
+        self.phrasing = Phrasing(phrasing)
         self.tools = ToolMap()
         self.policy: Policy = "ask"
         self.s = _State()
@@ -223,7 +224,7 @@ class ReferenceDialogue:
                 self.s.skipped.add(field_name)
                 return ""
             calls += self._write(field_name, value)
-            return f"I found the {info.words if info else field_name}: {spoken(value)}."
+            return self.phrasing.found(info, field_name, spoken(value))
         if tools.commit is not None and name == tools.commit.name:
             if output.get("ok"):
                 self.s.done = True
@@ -268,8 +269,10 @@ class ReferenceDialogue:
             name = s.to_confirm.pop(0)
             s.confirming = name
             info = self._field(name)
-            words = info.words if info else name
-            return AgentTurn(f"Just to confirm, the {words} is {spoken(s.values[name])}?")
+            value = spoken(s.values[name])
+            if info is None:
+                return AgentTurn(f"Just to confirm, the {name} is {value}?")
+            return AgentTurn(self.phrasing.confirm(info, value))
         return self._wrap_up()
 
     def _wrap_up(self) -> AgentTurn:
@@ -288,25 +291,17 @@ class ReferenceDialogue:
             return AgentTurn("", (*ready, self._call(tools.commit.name, {})))
         s.asked_approval = True
         action = tools.commit.name.replace("_", " ")
-        readback = ", ".join(
-            f"{self._field(n).words if self._field(n) else n} {spoken(v)}"  # type: ignore[union-attr]
-            for n, v in s.values.items()
-        )
+        pairs = [(self._field(n), n, spoken(v)) for n, v in s.values.items()]
         # ready before asking: a "no" leaves it ready for review, a "yes" commits
-        return AgentTurn(f"Here is what I have: {readback}. Shall I {action} now?", ready)
-
-    @staticmethod
-    def _question_for(info: FieldInfo) -> str:
-        if info.kind == "enum" and info.choices:
-            options = ", ".join(info.choices[:-1]) + f" or {info.choices[-1]}"
-            return f"Which {info.words} would you like: {options}?"
-        return f"What is the {info.words}?"
+        return AgentTurn(self.phrasing.readback(pairs, action), ready)
 
     def _question(self, name: str) -> str:
         if name == RECORD:
-            return QUESTION
+            return self.phrasing.record_question()
         info = self._field(name)
-        return self._question_for(info) if info else f"What is the {name}?"
+        if info is None:
+            return f"What is the {name}?"
+        return self.phrasing.question(info, self.tools.fields.index(info))
 
 
 def describe(turn: AgentTurn) -> str:

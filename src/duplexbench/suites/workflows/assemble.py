@@ -9,7 +9,7 @@ from duplexbench.suites.workflows.draft import Draft
 from duplexbench.suites.workflows.facts import build_user, record_fact
 from duplexbench.suites.workflows.flow import Flow, tool_names
 
-GENERATOR_VERSION = "1.0"
+GENERATOR_VERSION = "2.0"
 AUTONOMY_POLICY = {
     "inform_only": (
         "Only take notes: record what the caller tells you in the {noun} and leave it as a "

@@ -1,10 +1,12 @@
-"""Build the packaged suites `workflows-v1` (120 items) and `workflows-mini` (one per archetype).
+"""Build the packaged suites `workflows-v2` (120 items) and `workflows-mini` (one per archetype).
 
     python -m duplexbench.suites.workflows.build [DATA_FOLDER]
 
 regenerates both from the fixed seed into `duplexbench/suites/data/` (or
 DATA_FOLDER). A test regenerates them in a temporary folder and compares the
-checksums, so the packaged files always match the generator.
+checksums, so the packaged files always match the generator. `workflows-v1`
+(generator 1.0) is kept as it was published, for the runs made with it; it
+is no longer generated (docs/suites.md, "Changelog").
 """
 
 from __future__ import annotations
@@ -23,18 +25,20 @@ from duplexbench.suites.workflows.assemble import GENERATOR_VERSION
 from duplexbench.suites.workflows.generate import Generated, generate
 
 GENERATOR = "duplexbench.suites.workflows"
-V1_SEED = 20261129
-V1_PER_ARCHETYPE = 10
-V1_DESCRIPTION = (
+SUITE = "workflows-v2"
+SUITE_VERSION = "2"
+SEED = 20261129
+PER_ARCHETYPE = 10
+DESCRIPTION = (
     "120 professional workflows (12 archetypes x 10), generated from one seed; every item "
     "solvable by the oracle, failed by doing nothing, audited for leakage and provenance."
 )
-MINI_DESCRIPTION = "One workflows-v1 item per archetype: the default suite of `duplexbench run`."
+MINI_DESCRIPTION = f"One {SUITE} item per archetype: the default suite of `duplexbench run`."
 
 
 def generate_suite(
-    seed: int = V1_SEED,
-    per_archetype: int = V1_PER_ARCHETYPE,
+    seed: int = SEED,
+    per_archetype: int = PER_ARCHETYPE,
     progress: Callable[[int], None] | None = None,
 ) -> Generated:
     return generate(load_archetypes(), per_archetype, seed, [item_problems], progress)
@@ -52,7 +56,7 @@ def manifest(
         candidates=len(generated.items) + len(generated.rejected),
         rejected=dict(sorted(reasons.items())),
     )
-    return SuiteManifest(name=name, version="1", description=description, generator=info)
+    return SuiteManifest(name=name, version=SUITE_VERSION, description=description, generator=info)
 
 
 def mini_items(items: list[WorkflowItem]) -> list[WorkflowItem]:
@@ -65,11 +69,11 @@ def mini_items(items: list[WorkflowItem]) -> list[WorkflowItem]:
 
 def build(data: Path = DATA) -> Generated:
     generated = generate_suite()
-    v1 = manifest("workflows-v1", V1_DESCRIPTION, generated, V1_PER_ARCHETYPE)
-    write_suite(data / "workflows-v1", v1, generated.items)
+    full = manifest(SUITE, DESCRIPTION, generated, PER_ARCHETYPE)
+    write_suite(data / SUITE, full, generated.items)
     mini = mini_items(generated.items)
-    files = {i.id: f"../workflows-v1/{i.id}.yaml" for i in mini}
-    mini_manifest = v1.model_copy(
+    files = {i.id: f"../{SUITE}/{i.id}.yaml" for i in mini}
+    mini_manifest = full.model_copy(
         update={"name": "workflows-mini", "description": MINI_DESCRIPTION}
     )
     write_suite(data / "workflows-mini", mini_manifest, mini, files)

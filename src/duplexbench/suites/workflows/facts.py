@@ -38,16 +38,25 @@ def _fact(name: str, value: Value, reveal: str = "when_asked", **extra: Any) -> 
 
 
 def _link(draft: Draft, name: str) -> dict[str, Any]:
-    """Artifact mode links a fact to its field; database mode names the slot by aliases."""
+    """Artifact mode links a fact to its field (whose description says what it is);
+    database mode names the slot by aliases and describes it on the fact."""
     if draft.database_mode:
-        return {"aliases": list(draft.specs[name].aliases)}
+        spec = draft.specs[name]
+        return {"aliases": list(spec.aliases), "description": spec.description}
     return {"field": f"{draft.arch.tool_noun}.{name}"}
+
+
+def record_description(draft: Draft) -> str:
+    """What the caller's record number is (the slot has no artifact field)."""
+    return f"The {draft.record_words} the caller's existing {draft.arch.noun} is filed under"
 
 
 def build_facts(draft: Draft) -> list[dict[str, Any]]:
     facts: list[dict[str, Any]] = []
     if draft.record_id is not None:
-        facts.append(_fact(record_fact(draft), draft.record_id))
+        facts.append(
+            _fact(record_fact(draft), draft.record_id, description=record_description(draft))
+        )
     for name in [*draft.volunteered, *([draft.changed] if draft.changed else [])]:
         facts.append(_fact(name, draft.values[name], "volunteer", **_link(draft, name)))
     for name in draft.asked:
@@ -58,8 +67,20 @@ def build_facts(draft: Draft) -> list[dict[str, Any]]:
                 f"{name}_v2", draft.values[name], "on_event", supersedes=name, **_link(draft, name)
             )
             later.pop("aliases", None)
+            later.pop("description", None)
             facts.append(later)
     return facts
+
+
+READBACK_KINDS = ("money", "count", "percent", "id", "enum", "text", "company", "person", "phone")
+KEY_DETAILS = 3
+
+
+def key_details(draft: Draft) -> list[str]:
+    """The slots the agent must read back before a gated action (the instructions ask
+    for "the key details"): the revised one first, then asked ones of a checkable kind."""
+    shown = [n for n in draft.asked if draft.specs[n].kind in READBACK_KINDS and n != draft.revised]
+    return ([draft.revised] if draft.revised else []) + shown[: KEY_DETAILS - bool(draft.revised)]
 
 
 def build_approvals(draft: Draft) -> list[dict[str, Any]]:
@@ -72,6 +93,7 @@ def build_approvals(draft: Draft) -> list[dict[str, Any]]:
             "action": action.tool,
             "max_grants": 2 if draft.revised else 1,
             "aliases": [action.verb, *action.aliases],
+            "readback": key_details(draft),
         }
     ]
 
@@ -103,12 +125,13 @@ def build_events(draft: Draft) -> list[dict[str, Any]]:
         event["expected_floor_action"] = "continue"
         event.pop("max_stop_latency_ms")
         events.append(event)
+    request = {"act": f"REQUEST_APPROVAL:{draft.arch.action.tool}"}
     if draft.revised is not None:
-        event = _barge("revocation", {"act": "READBACK"}, 0)
+        event = _barge("revocation", request, 0)
         event.update(revokes=APPROVAL_ID, reveals=[f"{draft.revised}_v2"])
         events.append(event)
     if "cancellation" in anchors:
-        event = _barge("cancellation", {"act": "READBACK"}, 0)
+        event = _barge("cancellation", request, 0)
         event["revokes"] = APPROVAL_ID
         events.append(event)
     return events

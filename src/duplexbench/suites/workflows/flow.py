@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from duplexbench.suites.workflows.draft import Draft
-from duplexbench.suites.workflows.facts import APPROVAL_ID, record_fact, words
+from duplexbench.suites.workflows.facts import APPROVAL_ID, key_details, record_fact, words
 from duplexbench.suites.workflows.turns import ReferenceBuilder
 from duplexbench.suites.workflows.world import money_text
 
 QUESTIONS = ("What is the {w}?", "Could you tell me the {w}?", "And what is the {w}?")
 LIST_QUESTIONS = ("Who are the {w}?", "What are the {w}?")
-READBACK_KINDS = ("money", "count", "percent", "id", "enum", "text", "company", "person", "phone")
 SEARCH_TOOL = "search_documents"
 APPROVAL_TOOL = "request_approval"
 
@@ -150,17 +149,20 @@ class Flow:
         rb.expect = f"approve:{APPROVAL_ID}"
 
     def _gated(self) -> None:
+        """Read the key details back, then ask; the authored revocation or cancellation
+        answers that request (never an approval given before the read-back)."""
         d, rb = self.d, self.rb
         action = d.arch.action
-        self._ask_approval(f"The {d.arch.noun} is complete.")
-        shown = [n for n in d.asked if d.specs[n].kind in READBACK_KINDS and n != d.revised]
-        shown = ([d.revised] if d.revised else []) + shown[: 3 - (1 if d.revised else 0)]
         details = "; ".join(
-            f"the {words(n)} is {stated(d, n, first=n == d.revised)}" for n in shown
+            f"the {words(n)} is {stated(d, n, first=n == d.revised)}" for n in key_details(d)
+        )
+        self._ask_approval(
+            f"The {d.arch.noun} is complete. Before I {action.verb}, let me read back "
+            f"the key details: {details}."
         )
         cancelled = "cancellation" in d.anchors
-        after = "event:hold" if d.revised else "event:call_off" if cancelled else "confirm"
-        rb.say(f"Before I {action.verb}, let me read it back: {details}.", after)
+        if d.revised or cancelled:
+            rb.expect = "event:hold" if d.revised else "event:call_off"
         if cancelled:
             rb.say(f"Understood, I will not {action.verb}. Goodbye!", None, True)
             return

