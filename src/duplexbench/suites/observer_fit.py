@@ -28,8 +28,8 @@ from duplexbench.suites.observer_corpus import ContextIndex, load_corpus
 from duplexbench.suites.package import resolve_suite
 from duplexbench.users.observer.cues import is_question, is_request
 from duplexbench.users.observer.embedder import shared_embedder
-from duplexbench.users.observer.semantic import FEATURES, WEIGHTS_FILE, SlotMatcher, Weights
 from duplexbench.users.observer.rules import NameFinder
+from duplexbench.users.observer.semantic import FEATURES, WEIGHTS_FILE, SlotMatcher, Weights
 from duplexbench.users.observer.slots import item_actions, item_slots
 
 WEIGHTS_VERSION = "1"

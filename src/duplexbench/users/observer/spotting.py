@@ -21,9 +21,9 @@ import re
 from dataclasses import dataclass
 
 from duplexbench.items.user import Fact
-from duplexbench.values.numbers import int_prefix
 from duplexbench.users.observer.cues import normalize, word_list, word_set
 from duplexbench.users.observer.slots import Slot
+from duplexbench.values.numbers import int_prefix
 
 MONTHS = word_list(
     """
