@@ -27,21 +27,24 @@ from duplexbench.items.workflow import WorkflowItem
 from duplexbench.suites.observer_corpus import ContextIndex, load_corpus
 from duplexbench.suites.package import resolve_suite
 from duplexbench.users.observer.cues import is_question, is_request
-from duplexbench.users.observer.embedder import shared_embedder
+from duplexbench.users.observer.embedder import DIM, shared_embedder
 from duplexbench.users.observer.rules import NameFinder
 from duplexbench.users.observer.semantic import FEATURES, WEIGHTS_FILE, SlotMatcher, Weights
 from duplexbench.users.observer.slots import item_actions, item_slots
 
 WEIGHTS_VERSION = "1"
 L2 = 1e-3
+L2_METRIC = 1e-2
 STEPS = 1500
 RATE = 0.05
-WRONG_TARGET = 0.02
+WRONG_TARGET = 0.01
 
 
 @dataclass
 class Example:
     feats: NDArray[np.float64]
+    products: NDArray[np.float64]
+    """Per slot, the sentence embedding times the slot question's (the metric's input)."""
     label: int
     """Index of the gold slot, or len(slots) for none."""
 
@@ -51,7 +54,7 @@ def examples(suite: str) -> list[Example]:
     items = [i for i in loaded.items if isinstance(i, WorkflowItem)]
     index = ContextIndex(items)
     embedder = shared_embedder()
-    dummy = Weights((0.0,) * len(FEATURES), 0.0, 0.0, 1.0, 1.0, "fit")
+    dummy = Weights((0.0,) * len(FEATURES), (0.0,) * DIM, 0.0, 0.0, 1.0, 1.0, "fit")
     matchers: dict[str, tuple[SlotMatcher, NameFinder]] = {}
     out: list[Example] = []
     for labelled in load_corpus(["dev"]):
@@ -72,34 +75,43 @@ def examples(suite: str) -> list[Example]:
             ids = [s.id for s in matcher.slots]
             target = slot_acts[0].partition(":")[2] if slot_acts else None
             label = ids.index(target) if target is not None else len(ids)
-            named = frozenset(finder.slots(ctx.text))
-            out.append(Example(matcher.features(ctx.text, named), label))
+            feats, products = matcher.inputs(ctx.text, frozenset(finder.slots(ctx.text)))
+            out.append(Example(feats, products, label))
     return out
 
 
-Stacked = tuple[NDArray[np.float64], NDArray[np.bool_], NDArray[np.int64]]
+@dataclass(frozen=True)
+class Stacked:
+    """Examples padded to one width: features, products, slot mask, labels (`width`: none)."""
+
+    feats: NDArray[np.float64]
+    products: NDArray[np.float64]
+    mask: NDArray[np.bool_]
+    labels: NDArray[np.int64]
+
+    @property
+    def best_cos(self) -> NDArray[np.float64]:
+        return np.asarray(np.where(self.mask, self.feats[:, :, 0], -np.inf).max(axis=1))
 
 
 def _stack(data: list[Example]) -> Stacked:
-    """Examples as one padded array [example, slot, feature], a slot mask and labels
-    (the label `width` is none)."""
     width = max(len(ex.feats) for ex in data)
     feats = np.zeros((len(data), width, len(FEATURES)))
+    products = np.zeros((len(data), width, DIM))
     mask = np.zeros((len(data), width), dtype=bool)
     labels = np.zeros(len(data), dtype=np.int64)
     for i, ex in enumerate(data):
-        feats[i, : len(ex.feats)] = ex.feats
-        mask[i, : len(ex.feats)] = True
-        labels[i] = width if ex.label == len(ex.feats) else ex.label
-    return feats, mask, labels
+        n = len(ex.feats)
+        feats[i, :n], products[i, :n], mask[i, :n] = ex.feats, ex.products, True
+        labels[i] = width if ex.label == n else ex.label
+    return Stacked(feats, products, mask, labels)
 
 
-def _probs(params: NDArray[np.float64], stacked: Stacked) -> NDArray[np.float64]:
-    feats, mask, _ = stacked
+def _probs(params: NDArray[np.float64], st: Stacked) -> NDArray[np.float64]:
     n = len(FEATURES)
-    scores = np.where(mask, feats @ params[:n], -np.inf)
-    best_cos = np.where(mask, feats[:, :, 0], -np.inf).max(axis=1)
-    none = params[n] + params[n + 1] * best_cos
+    scores = st.feats @ params[:n] + st.products @ params[n : n + DIM]
+    scores = np.where(st.mask, scores, -np.inf)
+    none = params[n + DIM] + params[n + DIM + 1] * st.best_cos
     logits = np.concatenate([scores, none[:, None]], axis=1)
     logits -= logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
@@ -107,40 +119,43 @@ def _probs(params: NDArray[np.float64], stacked: Stacked) -> NDArray[np.float64]
 
 
 def fit(data: list[Example]) -> NDArray[np.float64]:
-    """Maximum likelihood with an L2 penalty on standardized features, by Adam from
-    zero (deterministic); returned as weights of the raw features (the constant the
-    standardization adds to every slot moves into the *none* bias)."""
-    feats, mask, _ = _stack(data)
-    flat = feats[mask]
+    """Maximum likelihood with L2 penalties on standardized inputs, by Adam from zero
+    (deterministic); returned as weights of the raw inputs (the constant that
+    standardizing adds to every slot moves into the *none* bias)."""
+    st = _stack(data)
+    flat = st.feats[st.mask]
     mu, sd = flat.mean(axis=0), flat.std(axis=0) + 1e-9
-    scaled = [Example((ex.feats - mu) / sd, ex.label) for ex in data]
+    scale = float(st.products[st.mask].std()) + 1e-12
+    scaled = Stacked((st.feats - mu) / sd, st.products / scale, st.mask, st.labels)
     params = _fit_scaled(scaled)
     n = len(FEATURES)
     raw = params.copy()
     raw[:n] = params[:n] / sd
-    raw[n] = params[n] + float(np.sum(params[:n] * mu / sd))
-    raw[n + 1] = params[n + 1] / sd[0]
-    raw[n] -= params[n + 1] * mu[0] / sd[0]
+    raw[n : n + DIM] = params[n : n + DIM] / scale
+    raw[n + DIM] = params[n + DIM] + float(np.sum(params[:n] * mu / sd))
+    raw[n + DIM] -= params[n + DIM + 1] * mu[0] / sd[0]
+    raw[n + DIM + 1] = params[n + DIM + 1] / sd[0]
     return raw
 
 
-def _fit_scaled(data: list[Example]) -> NDArray[np.float64]:
-    stacked = _stack(data)
-    feats, mask, labels = stacked
+def _fit_scaled(st: Stacked) -> NDArray[np.float64]:
     n = len(FEATURES)
-    params = np.zeros(n + 2)
+    params = np.zeros(n + DIM + 2)
     m = np.zeros_like(params)
     v = np.zeros_like(params)
-    best_cos = np.where(mask, feats[:, :, 0], -np.inf).max(axis=1)
-    rows = np.arange(len(data))
+    rows = np.arange(len(st.labels))
+    l2 = np.full_like(params, L2)
+    l2[n : n + DIM] = L2_METRIC
+    best = st.best_cos
     for step in range(1, STEPS + 1):
-        p = _probs(params, stacked)
-        p[rows, labels] -= 1.0
+        p = _probs(params, st)
+        p[rows, st.labels] -= 1.0
         grad = np.zeros_like(params)
-        grad[:n] = np.einsum("ij,ijk->k", p[:, :-1], feats)
-        grad[n] = p[:, -1].sum()
-        grad[n + 1] = (p[:, -1] * best_cos).sum()
-        grad = grad / len(data) + L2 * params
+        grad[:n] = np.einsum("ij,ijk->k", p[:, :-1], st.feats)
+        grad[n : n + DIM] = np.einsum("ij,ijk->k", p[:, :-1], st.products)
+        grad[n + DIM] = p[:, -1].sum()
+        grad[n + DIM + 1] = (p[:, -1] * best).sum()
+        grad = grad / len(rows) + l2 * params
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad**2
         params -= RATE * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
@@ -149,11 +164,11 @@ def _fit_scaled(data: list[Example]) -> NDArray[np.float64]:
 
 def _decisions(params: NDArray[np.float64], data: list[Example]) -> list[tuple[int, float, int]]:
     """(best slot, its probability, label) per example; label -1 for none."""
-    stacked = _stack(data)
-    probs = _probs(params, stacked)
-    width = stacked[1].shape[1]
+    st = _stack(data)
+    probs = _probs(params, st)
+    width = st.mask.shape[1]
     out = []
-    for p, label in zip(probs, stacked[2], strict=True):
+    for p, label in zip(probs, st.labels, strict=True):
         top = int(np.argmax(p[:-1]))
         out.append((top, float(p[top]), -1 if label == width else int(label)))
     return out
@@ -177,12 +192,12 @@ def report(params: NDArray[np.float64], data: list[Example], accept: float) -> d
     decisions = _decisions(params, data)
     slotted = [(t, p, lab) for t, p, lab in decisions if lab >= 0]
     nones = [(t, p, lab) for t, p, lab in decisions if lab < 0]
+    n = max(1, len(slotted))
     return {
         "examples": len(data),
-        "slot_recall": sum(p >= accept and t == lab for t, p, lab in slotted)
-        / max(1, len(slotted)),
-        "wrong_slot": sum(p >= accept and t != lab for t, p, lab in slotted) / max(1, len(slotted)),
-        "top1": sum(t == lab for t, p, lab in slotted) / max(1, len(slotted)),
+        "slot_recall": sum(p >= accept and t == lab for t, p, lab in slotted) / n,
+        "wrong_slot": sum(p >= accept and t != lab for t, p, lab in slotted) / n,
+        "top1": sum(t == lab for t, p, lab in slotted) / n,
         "none_kept": sum(p < accept for t, p, lab in nones) / max(1, len(nones)),
     }
 
@@ -201,12 +216,14 @@ def main(argv: list[str] | None = None) -> None:
         "fitted_on": f"observer-corpus/dev in {args.suite}",
         "features": list(FEATURES),
         "w": [round(float(x), 4) for x in params[:n]],
-        "none_bias": round(float(params[n]), 4),
-        "none_cos": round(float(params[n + 1]), 4),
+        "metric": [round(float(x), 4) for x in params[n : n + DIM]],
+        "none_bias": round(float(params[n + DIM]), 4),
+        "none_cos": round(float(params[n + DIM + 1]), 4),
         "accept": accept,
         "pair": pair,
     }
-    print(json.dumps(weights, indent=2))
+    shown = {k: v for k, v in weights.items() if k != "metric"}
+    print(json.dumps(shown, indent=2))
     print(json.dumps(report(params, data, accept), indent=2))
     if args.write:
         WEIGHTS_FILE.write_text(json.dumps(weights, indent=2) + "\n", encoding="utf-8")

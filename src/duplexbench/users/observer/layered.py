@@ -188,7 +188,14 @@ class ActObserver:
             return acts
         if before and _bare_tag(raw):  # "So that's 12 boxes. Is that right?": one confirmation
             joined = f"{before[-1].rstrip(' .!')}, {raw.strip()}"
-            return self._slot_acts(joined, True, self.spotter.held(joined))
+            joined_held = self.spotter.held(joined)
+            if len(joined_held) >= 2 or announces_readback(before[-1]):
+                return []  # the tag of a read-back: READBACK was read already
+            return self._slot_acts(joined, True, joined_held)
+        if before and _follow_up(raw) and not self.names.slots(raw):
+            # "Are you doing a rehearsal? What day would that be?": read with what it refers to
+            joined = f"{before[-1].rstrip(' .!?')}: {raw.strip()}"
+            return self._slot_acts(joined, question, self.spotter.held(joined))
         return self._slot_acts(raw, question, held)
 
     def stated_after(self, text: str) -> dict[str, str]:
@@ -208,6 +215,8 @@ class ActObserver:
             return []
         if not (question or " approv" in norm or asks_permission_question(raw)):
             return []
+        if wh_class_word(raw):  # "where should we send it?" asks for a detail
+            return []
         actions = self.names.actions(raw)
         if not actions:
             actions = [a for a, verbs in self._action_verbs.items() if _verb_in(norm, verbs)]
@@ -217,6 +226,8 @@ class ActObserver:
         return [f"REQUEST_APPROVAL:{a}" for a in actions]
 
     def _readback(self, raw: str, held: dict[str, str], before: Sequence[str]) -> bool:
+        if announces_readback(raw) and raw.count(",") + raw.count(";") >= 2:
+            return True  # "Let me read that back: basic plan, central region, ..."
         if not held:
             return False
         earlier: dict[str, str] = {}
@@ -321,6 +332,17 @@ _TAG_ONLY = re.compile(
     r"have i got that right|does that sound right(?: to you)?|am i right|"
     r"can you confirm(?: that)?|could you confirm(?: that)?) $"
 )
+
+
+_ANAPHORA = re.compile(r" (that|it|this|those|these|they|them|one) ")
+MAX_FOLLOW_UP_WORDS = 8
+
+
+def _follow_up(raw: str) -> bool:
+    """A short question that leans on the sentence before it ("What day would that be?",
+    "What are they coming to do?")."""
+    norm = normalize(raw)
+    return len(norm.split()) <= MAX_FOLLOW_UP_WORDS and bool(_ANAPHORA.search(norm))
 
 
 def _bare_tag(raw: str) -> bool:

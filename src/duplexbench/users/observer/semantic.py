@@ -40,7 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from duplexbench.users.observer.cues import WH_CLASSES, normalize, wh_class, word_set
-from duplexbench.users.observer.embedder import Embedder
+from duplexbench.users.observer.embedder import DIM, Embedder
 from duplexbench.users.observer.slots import Slot
 from duplexbench.users.observer.spotting import shapes_in
 
@@ -158,6 +158,9 @@ def content_words(text: str) -> set[str]:
 @dataclass(frozen=True)
 class Weights:
     w: tuple[float, ...]
+    metric: tuple[float, ...]
+    """A weight per embedding dimension: the learned part of the sentence-slot similarity
+    (sum over dimensions of weight x sentence x slot question), fitted with the rest."""
     none_bias: float
     none_cos: float
     accept: float
@@ -171,8 +174,12 @@ class Weights:
         data = json.loads(path.read_text(encoding="utf-8"))
         if tuple(data["features"]) != FEATURES:
             raise ValueError(f"{path}: weights are for other features")
+        metric = tuple(float(x) for x in data["metric"])
+        if len(metric) != DIM:
+            raise ValueError(f"{path}: the metric has {len(metric)} weights, not {DIM}")
         return cls(
             tuple(float(x) for x in data["w"]),
+            metric,
             float(data["none_bias"]),
             float(data["none_cos"]),
             float(data["accept"]),
@@ -222,9 +229,17 @@ class SlotMatcher:
                 counts[word] = counts.get(word, 0) + 1
         self._idf = {w: math.log(1 + len(slots) / c) for w, c in counts.items()}
 
-    def features(self, sentence: str, named: frozenset[str] = frozenset()) -> NDArray[np.float64]:
-        """One row of `FEATURES` per slot (`named`: slots the sentence names)."""
+    def inputs(
+        self, sentence: str, named: frozenset[str] = frozenset()
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """One row of `FEATURES` per slot (`named`: slots the sentence names), and one row
+        per slot of the sentence's embedding times the slot question's (for the metric)."""
         q = self.embedder.query(sentence)
+        return self._features(q, sentence, named), (self._asks * q).astype(np.float64)
+
+    def _features(
+        self, q: NDArray[np.float32], sentence: str, named: frozenset[str]
+    ) -> NDArray[np.float64]:
         cos = (self._asks @ q).astype(np.float64)
         cos_wh = (self._wh @ q).astype(np.float64)
         cos_name = np.array([float(np.max(rows @ q)) for rows in self._name_rows])
@@ -263,9 +278,9 @@ class SlotMatcher:
         self, sentence: str, named: frozenset[str] = frozenset()
     ) -> NDArray[np.float64]:
         """Softmax over the slots and a last entry for *none*."""
-        feats = self.features(sentence, named)
+        feats, products = self.inputs(sentence, named)
         w = self.weights
-        logits = feats @ np.array(w.w)
+        logits = feats @ np.array(w.w) + products @ np.array(w.metric)
         none = w.none_bias + w.none_cos * float(feats[:, 0].max(initial=0.0))
         scores = np.append(logits, none)
         scores -= scores.max()

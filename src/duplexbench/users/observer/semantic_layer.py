@@ -13,19 +13,28 @@ import re
 from collections.abc import Callable
 
 from duplexbench.users.observer.embedder import shared_embedder
-from duplexbench.users.observer.semantic import SlotMatcher, shipped_weights
+from duplexbench.users.observer.semantic import SlotMatcher, content_words, shipped_weights
 from duplexbench.users.observer.slots import Slot
 
 _CONJUNCT = re.compile(
     r"\s*(?:,|;|\band also\b|\bas well as\b|\balong with\b|\bplus\b|\band\b|\bor\b)\s*", re.I
 )
-MIN_PART_WORDS = 1
+_QUESTION_JOIN = re.compile(
+    r"[,;]?\s+\b(?:and|also|plus)\s+(?=(?:what|what's|whats|which|who|who's|whose|when|"
+    r"when's|where|where's|how|can|could|do|does|is|are|will|would)\b)",
+    re.I,
+)
+"""Two questions joined in one sentence: split before the second one's question word."""
+MIN_PART_WORDS = 2
+SECOND_SLOT = 0.15
+"""Probability of the runner-up slot above which a sentence may ask for several."""
 
 
 def conjuncts(raw: str) -> list[str]:
-    """The parts of a sentence between conjunctions and commas (empty parts dropped)."""
+    """The parts of a sentence between conjunctions and commas that could name a slot on
+    their own (two content words or more: "a leak" in a list of options does not)."""
     parts = [p.strip(" .?!:") for p in _CONJUNCT.split(raw)]
-    return [p for p in parts if len(p.split()) >= MIN_PART_WORDS]
+    return [p for p in parts if len(content_words(p)) >= MIN_PART_WORDS]
 
 
 class SemanticLayer:
@@ -39,14 +48,25 @@ class SemanticLayer:
         return frozenset(self._names(part))
 
     def slots(self, raw: str, named: frozenset[str]) -> tuple[list[str], bool]:
-        parts = conjuncts(raw)
-        if len(parts) >= 2:
+        questions = [q for q in _QUESTION_JOIN.split(raw) if q.strip()]
+        if len(questions) >= 2:  # "Who's it for, and which business does it concern?"
             found: list[str] = []
-            for part in parts:
-                match = self.matcher.match(part, self.names(part))
-                if match.slots and not match.unsure and match.slots[0] not in found:
-                    found.append(match.slots[0])
+            for question in questions:
+                part = self.matcher.match(question, self.names(question))
+                if part.slots and not part.unsure and part.slots[0] not in found:
+                    found.append(part.slots[0])
             if len(found) >= 2:
                 return found, False
         match = self.matcher.match(raw, named)
+        second = match.probabilities[1][1] if len(match.probabilities) > 1 else 0.0
+        parts = conjuncts(raw) if second >= SECOND_SLOT or not match.slots else []
+        if len(parts) >= 2:  # the parts are embedded only when a second slot is in play
+            found: list[str] = []
+            for part in parts:
+                part_match = self.matcher.match(part, self.names(part))
+                if part_match.slots and not part_match.unsure:
+                    if part_match.slots[0] not in found:
+                        found.append(part_match.slots[0])
+            if len(found) >= 2:
+                return found, False
         return list(match.slots), match.unsure
