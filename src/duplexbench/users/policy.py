@@ -200,6 +200,8 @@ class UserPolicy:
         corrected = any(p.event is not None or p.act == "correct" for p in plans + out)
         if requests and not corrected and not self.s.ended:
             out += [self._approval(action) for action in dict.fromkeys(requests)]
+        if any(p.act == "ask_readback" for p in out):  # not "yes, that's right" to a read-back
+            out = [p for p in out if p.act != "confirm"]  # that missed what the user needs
         return out
 
     def _answers(self, asked: list[str]) -> list[Plan]:

@@ -40,6 +40,11 @@ from duplexbench.agents.reference.understand import (
 )
 
 MAX_ATTEMPTS = 2
+NAMED = Phrasing("names")
+"""Clarifications name the field, whatever the phrasing."""
+_WHICH_ONE = re.compile(
+    r"\b(do you mean|which one do you|which do you mean|what do you mean)\b", re.I
+)
 
 
 @dataclass
@@ -58,6 +63,8 @@ class _State:
     done: bool = False
     last_written: str | None = None
     record_done: bool = False
+    clarify: bool = False
+    """The caller asked which detail was meant: say it by its name next."""
 
 
 class ReferenceDialogue:
@@ -135,6 +142,9 @@ class ReferenceDialogue:
     def _understand(self, text: str) -> list[AgentToolCall]:
         s = self.s
         calls: list[AgentToolCall] = []
+        if s.pending is not None and _WHICH_ONE.search(text):
+            s.clarify = True  # "Sorry, do you mean the tax id or the reference number?"
+            return calls
         if s.asked_approval and not s.approved:
             self._approval_answer(text)
         if is_correction(text):
@@ -296,11 +306,14 @@ class ReferenceDialogue:
         return AgentTurn(self.phrasing.readback(pairs, action), ready)
 
     def _question(self, name: str) -> str:
+        clarify, self.s.clarify = self.s.clarify, False
         if name == RECORD:
-            return self.phrasing.record_question()
+            return NAMED.record_question() if clarify else self.phrasing.record_question()
         info = self._field(name)
         if info is None:
             return f"What is the {name}?"
+        if clarify:
+            return f"I mean the {info.words}. {NAMED.question(info, 0)}"
         return self.phrasing.question(info, self.tools.fields.index(info))
 
 

@@ -31,6 +31,7 @@ _ASK = (
     "Can you give me the {d}?",
     "Next, what is the {d}?",
 )
+_WH_WORDS = frozenset(["how", "what", "when", "where", "who", "whether", "which", "why"])
 _WH = {
     "date": "And when is that, the {d}?",
     "phone": "What number should I use for the {d}?",
@@ -71,13 +72,17 @@ class Phrasing:
             if options:
                 return f"Which {info.words} would you like: {options}?"
             return f"What is the {info.words}?"
-        template = _WH.get(info.kind) if index % 3 == 2 else None
-        text = (template or _ASK[index % len(_ASK)]).format(d=description_words(info))
+        described = description_words(info)
+        if described.split()[0] in _WH_WORDS:  # "how many days the buyer has to pay"
+            text = f"Could you tell me {described}?"
+        else:
+            template = _WH.get(info.kind) if index % 3 == 2 else None
+            text = (template or _ASK[index % len(_ASK)]).format(d=described)
         return f"{text} Is it {options}?" if options else text
 
     def record_question(self) -> str:
         return (
-            "To start, could you give me the number your file is under?"
+            "To start, what number is your existing record filed under, so I can look it up?"
             if self.paraphrase
             else QUESTION
         )

@@ -189,8 +189,13 @@ class ActObserver:
         if before and _bare_tag(raw):  # "So that's 12 boxes. Is that right?": one confirmation
             joined = f"{before[-1].rstrip(' .!')}, {raw.strip()}"
             joined_held = self.spotter.held(joined)
-            if len(joined_held) >= 2 or announces_readback(before[-1]):
-                return []  # the tag of a read-back: READBACK was read already
+            turn_held: dict[str, str] = {}
+            for sentence in before:
+                turn_held.update(self.spotter.held(sentence))
+            if len(turn_held) >= 2:
+                return ["READBACK"]  # "... Is all that right?" after two values or more
+            if announces_readback(before[-1]):
+                return []
             return self._slot_acts(joined, True, joined_held)
         if before and _follow_up(raw) and not self.names.slots(raw):
             # "Are you doing a rehearsal? What day would that be?": read with what it refers to
@@ -267,8 +272,8 @@ class ActObserver:
         if not tag and wh_class_word(raw):
             return ""  # "what's the best number for you?" asks
         checking = any(w in norm for w in _CHECK_WORDS)
-        after = self.stated_after(raw).get(slot.id, "")
-        stated = slot.id in held or self.spotter.states_kind(raw, slot, after)
+        stated = slot.id in held or self.spotter.states_kind(raw, slot)
+        stated = stated or slot.id in self.names.told(raw)
         if stated and not _alternatives(norm, slot):
             return f"CONFIRM:{slot.id}"
         opening = is_question_opening(raw)
@@ -327,11 +332,19 @@ def _verb_in(norm: str, verbs: set[str] | frozenset[str]) -> bool:
 
 
 _TAG_ONLY = re.compile(
-    r"^ (?:(?:and|so|okay|ok|just) )*(?:is that (?:right|correct|it|still good|still right)|"
-    r"(?:is that )?correct|right|yes|yeah|did i (?:get|hear) that right|"
-    r"have i got that right|does that sound right(?: to you)?|am i right|"
-    r"can you confirm(?: that)?|could you confirm(?: that)?) $"
+    r"^ (?:(?:and|so|okay|ok|just|now) )*(?:"
+    r"(?:is|was) (?:all )?(?:that|this|everything|it) (?:all )?(?:right|correct|accurate|ok|okay|"
+    r"good|still good|still right|it)|(?:is that )?correct|right|yes|yeah|"
+    r"(?:did|have) i (?:get|got|hear|heard) (?:that|all that|everything|it all|it) right|"
+    r"(?:does|do) (?:that|all that|everything|this|it) (?:all )?(?:sound|look|seem) "
+    r"(?:right|correct|good|okay)(?: to you)?|am i right|anything to (?:fix|change|correct)|"
+    r"(?:can|could) you confirm(?: that| that for me)?) $"
 )
+
+
+def _bare_tag(raw: str) -> bool:
+    """A sentence that only asks to confirm what was just said ("Is all that right?")."""
+    return bool(_TAG_ONLY.match(normalize(raw)))
 
 
 _ANAPHORA = re.compile(r" (that|it|this|those|these|they|them|one) ")
@@ -343,11 +356,6 @@ def _follow_up(raw: str) -> bool:
     "What are they coming to do?")."""
     norm = normalize(raw)
     return len(norm.split()) <= MAX_FOLLOW_UP_WORDS and bool(_ANAPHORA.search(norm))
-
-
-def _bare_tag(raw: str) -> bool:
-    """A sentence that only asks to confirm what was just said ("Is that right?")."""
-    return bool(_TAG_ONLY.match(normalize(raw)))
 
 
 def _alternatives(norm: str, slot: Slot) -> bool:

@@ -19,6 +19,10 @@ from duplexbench.users.observer.slots import Action, Slot
 _LINK = r"(?:\s+(?:is|was|as|of|at|to|comes to|will be|would be|should be|are))?\s*:?\s*"
 _VALUE_END = r"(?=[,;?!]|\.\s|\.$|$)"
 _STATED_VALUE = re.compile(_LINK + r"(.+?)" + _VALUE_END)
+_TOLD = r"is|was|are|as|would be|will be|should be|comes to"
+_NOT_A_VALUE = frozenset(
+    ["the", "a", "an", "still", "correct", "right", "accurate", "current", "valid", "okay", "ok", "fine", "good", "same", "changed", "on", "file", "record", "we", "have", "you", "your", "it", "that", "this", "there", "what", "which"]
+)
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,18 @@ class NameFinder:
 
     def actions(self, raw: str) -> list[str]:
         return _find(normalize(raw), self._actions)
+
+    def told(self, text: str) -> set[str]:
+        """Slots whose own name is followed by a link and a value ("the contact person is
+        Ana Lima", "tax id: TX-1"): the agent states something for them, right or wrong."""
+        out = set()
+        for slot, value in self.stated_after(text).items():
+            name = next(p.text for p in self._own if p.target == slot)
+            linked = re.search(rf"\b{re.escape(name)}\W+(?:{_TOLD})\b", normalize(text))
+            words = [w for w in normalize(value).split() if w not in _NOT_A_VALUE]
+            if linked and words:
+                out.add(slot)
+        return out
 
     def stated_after(self, text: str) -> dict[str, str]:
         """Slot -> the words the agent said right after naming it ("... the total is 240").

@@ -1,0 +1,85 @@
+"""The labelled observer corpus and what the default observer scores on its held-out half."""
+
+from __future__ import annotations
+
+import importlib
+from collections import Counter
+
+import pytest
+
+from duplexbench.items.suite import load_suite
+from duplexbench.items.workflow import WorkflowItem
+from duplexbench.suites.observer_corpus import ACT_KINDS, ContextIndex, Labelled, load_corpus
+from duplexbench.suites.observer_eval import Tally, evaluate
+from duplexbench.suites.package import DATA
+from duplexbench.users.observer import ObserverConfig
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[Labelled]:
+    return load_corpus()
+
+
+@pytest.fixture(scope="module")
+def items() -> list[WorkflowItem]:
+    return [i for i in load_suite(DATA / "workflows-v2").items if isinstance(i, WorkflowItem)]
+
+
+def test_the_corpus_is_large_and_covers_every_archetype(corpus: list[Labelled]) -> None:
+    with_acts = [e for e in corpus if e.entry.acts]
+    without = [e for e in corpus if not e.entry.acts]
+    assert len(with_acts) >= 1000 and len(without) >= 300
+    by_arch = Counter(e.archetype for e in corpus)
+    assert len(by_arch) == 12 and min(by_arch.values()) >= 150
+    kinds = Counter(a.partition(":")[0] for e in corpus for a in e.entry.acts)
+    assert set(kinds) == set(ACT_KINDS)
+    assert sum(1 for e in corpus if sum(a.startswith("ASK:") for a in e.entry.acts) >= 2) >= 200
+    assert {e.split for e in corpus} == {"dev", "test"}
+
+
+def test_every_label_names_a_slot_or_action_of_its_archetype(corpus: list[Labelled]) -> None:
+    for entry in corpus:
+        module = importlib.import_module(
+            f"duplexbench.suites.workflows.archetypes.{entry.archetype}"
+        )
+        arch = module.ARCHETYPE
+        slots = {f.name for f in arch.fields} | {lk.name for lk in arch.lookups}
+        slots |= {"reference_number", "account_number"}
+        assert entry.needs() <= slots, (entry.source, entry.entry.text)
+        assert entry.needs_actions() <= {arch.action.tool}, (entry.source, entry.entry.text)
+
+
+def test_almost_every_entry_finds_an_item_to_be_read_in(
+    corpus: list[Labelled], items: list[WorkflowItem]
+) -> None:
+    index = ContextIndex(items, per_entry=1)
+    placed = sum(1 for e in corpus if next(index.contexts(e), None) is not None)
+    assert placed / len(corpus) >= 0.95
+
+
+def test_a_wrong_slot_and_a_close_on_a_near_miss_are_counted() -> None:
+    tally = Tally()
+    tally.add(["ASK:a"], ["ASK:b"], "t", "i")
+    tally.add([], ["CLOSE"], "t", "i")
+    tally.add(["ASK:a", "ASK:c"], ["UNCLEAR:a", "UNCLEAR:b"], "t", "i")
+    report = tally.report()
+    assert report["wrong_slot"] == pytest.approx(1 / 3, abs=1e-3)
+    assert report["close_false_positives"] == 1 and report["acts_on_non_questions"] == 1
+    assert report["unsure"] == pytest.approx(1 / 3, abs=1e-3)
+    assert report["ask_confirm_recall"] == 0.0
+
+
+def test_the_default_observer_on_the_held_out_half(
+    corpus: list[Labelled], items: list[WorkflowItem]
+) -> None:
+    """Regression floors for the default observer (measured values in docs/simulator.md;
+    the targets are higher: ASK/CONFIRM recall 95%, wrong slot 1%, acts on non-questions
+    1%). The rules layer alone is the baseline it must clearly beat."""
+    test = [e for e in corpus if e.split == "test"]
+    semantic = evaluate(test, items, ObserverConfig(), per_entry=1).report()
+    rules = evaluate(test, items, ObserverConfig(kind="rules"), per_entry=1).report()
+    assert semantic["ask_confirm_recall"] >= 0.84
+    assert semantic["ask_confirm_recall"] - rules["ask_confirm_recall"] >= 0.4
+    assert semantic["wrong_slot"] <= 0.035
+    assert semantic["acts_on_non_questions"] <= 0.02
+    assert semantic["close_false_positives"] == 0 == rules["close_false_positives"]
