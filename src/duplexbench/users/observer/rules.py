@@ -13,15 +13,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from duplexbench.users.observer.cues import normalize
+from duplexbench.users.observer.cues import normalize, word_set
 from duplexbench.users.observer.slots import Action, Slot
 
 _LINK = r"(?:\s+(?:is|was|as|of|at|to|comes to|will be|would be|should be|are))?\s*:?\s*"
 _VALUE_END = r"(?=[,;?!]|\.\s|\.$|$)"
 _STATED_VALUE = re.compile(_LINK + r"(.+?)" + _VALUE_END)
 _TOLD = r"is|was|are|as|would be|will be|should be|comes to"
-_NOT_A_VALUE = frozenset(
-    ["the", "a", "an", "still", "correct", "right", "accurate", "current", "valid", "okay", "ok", "fine", "good", "same", "changed", "on", "file", "record", "we", "have", "you", "your", "it", "that", "this", "there", "what", "which"]
+_NOT_A_VALUE = word_set(
+    """
+    the a an still correct right accurate current valid okay ok fine good same changed
+    on file record we have you your it that this there what which
+    """
 )
 
 

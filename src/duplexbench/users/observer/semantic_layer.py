@@ -64,9 +64,9 @@ class SemanticLayer:
             found: list[str] = []
             for part in parts:
                 part_match = self.matcher.match(part, self.names(part))
-                if part_match.slots and not part_match.unsure:
-                    if part_match.slots[0] not in found:
-                        found.append(part_match.slots[0])
+                confident = part_match.slots and not part_match.unsure
+                if confident and part_match.slots[0] not in found:
+                    found.append(part_match.slots[0])
             if len(found) >= 2:
                 return found, False
         return list(match.slots), match.unsure
