@@ -39,6 +39,7 @@ bench: install
 	taskset -c 0 $(BIN)/python benchmarks/audio.py
 	taskset -c 0 $(BIN)/python benchmarks/suite.py
 	taskset -c 0 $(BIN)/python benchmarks/effects.py
+	taskset -c 0 $(BIN)/python benchmarks/observer.py
 	$(BIN)/python benchmarks/campaign.py
 	$(BIN)/python benchmarks/report.py
 

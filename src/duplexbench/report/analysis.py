@@ -52,6 +52,22 @@ def _labels(runs: list[RunData]) -> None:
             run.label = f"{run.label} ({seen[run.label]})"
 
 
+def _simulator_mix(runs: list[RunData]) -> list[str]:
+    """Workflow runs made with different simulated users are set side by side, never
+    compared as if alike: say so."""
+    seen: dict[str, list[str]] = {}
+    for run in runs:
+        if run.family == "workflow":
+            key = json.dumps(run.campaign.get("simulator"), sort_keys=True)
+            seen.setdefault(key, []).append(run.label)
+    if len(seen) < 2:
+        return []
+    groups = "; ".join(
+        f"{json.loads(k) or 'not recorded'}: {', '.join(v)}" for k, v in seen.items()
+    )
+    return [f"these runs were made with different simulated users and are not comparable: {groups}"]
+
+
 def _run_info(run: RunData) -> dict[str, Any]:
     items = run.campaign.get("items")
     judge = run.campaign.get("judge")
@@ -62,6 +78,7 @@ def _run_info(run: RunData) -> dict[str, Any]:
         "repeats": run.repeats,
         "seed": run.seed,
         "judge": judge.get("model") if isinstance(judge, dict) else None,
+        "simulator": run.campaign.get("simulator"),
         "episodes": len(run.episodes),
         "expected": len(items) * run.repeats if isinstance(items, list) else None,
         "errors": sum(1 for e in run.episodes if e["status"] != "ok"),
@@ -252,6 +269,7 @@ def analyze(paths: Sequence[Path | str]) -> dict[str, Any]:
     runs, problems = _load(paths)
     for run in runs:
         problems.extend(run.problems)
+    problems.extend(_simulator_mix(runs))
     workflow_runs = [r for r in runs if r.family == "workflow"]
     action_runs = [r for r in runs if r.family == "action"]
     return {

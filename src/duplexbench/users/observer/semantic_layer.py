@@ -50,23 +50,23 @@ class SemanticLayer:
     def slots(self, raw: str, named: frozenset[str]) -> tuple[list[str], bool]:
         questions = [q for q in _QUESTION_JOIN.split(raw) if q.strip()]
         if len(questions) >= 2:  # "Who's it for, and which business does it concern?"
-            found: list[str] = []
-            for question in questions:
-                part = self.matcher.match(question, self.names(question))
-                if part.slots and not part.unsure and part.slots[0] not in found:
-                    found.append(part.slots[0])
+            found = self._each(questions)
             if len(found) >= 2:
                 return found, False
         match = self.matcher.match(raw, named)
         second = match.probabilities[1][1] if len(match.probabilities) > 1 else 0.0
         parts = conjuncts(raw) if second >= SECOND_SLOT or not match.slots else []
         if len(parts) >= 2:  # the parts are embedded only when a second slot is in play
-            found: list[str] = []
-            for part in parts:
-                part_match = self.matcher.match(part, self.names(part))
-                confident = part_match.slots and not part_match.unsure
-                if confident and part_match.slots[0] not in found:
-                    found.append(part_match.slots[0])
+            found = self._each(parts)
             if len(found) >= 2:
                 return found, False
         return list(match.slots), match.unsure
+
+    def _each(self, parts: list[str]) -> list[str]:
+        """The slots the parts name confidently, one per part, without repeats."""
+        found: list[str] = []
+        for part in parts:
+            match = self.matcher.match(part, self.names(part))
+            if match.slots and not match.unsure and match.slots[0] not in found:
+                found.append(match.slots[0])
+        return found
