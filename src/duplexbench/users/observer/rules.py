@@ -19,6 +19,7 @@ from duplexbench.users.observer.slots import Action, Slot
 _LINK = r"(?:\s+(?:is|was|as|of|at|to|comes to|will be|would be|should be|are))?\s*:?\s*"
 _VALUE_END = r"(?=[,;?!]|\.\s|\.$|$)"
 _STATED_VALUE = re.compile(_LINK + r"(.+?)" + _VALUE_END)
+STRONG_ALIAS_WORDS = 3
 _TOLD = r"is|was|are|as|would be|will be|should be|comes to"
 _NOT_A_VALUE = word_set(
     """
@@ -67,15 +68,24 @@ class NameFinder:
     def __init__(self, slots: tuple[Slot, ...], actions: tuple[Action, ...]) -> None:
         self._slots = _phrases([(n, s.id) for s in slots for n in s.names])
         self._own = _phrases([(n, s.id) for s in slots for n in s.names[: s.own_names]])
+        self._strong = _phrases(
+            [
+                (n, s.id)
+                for s in slots
+                for i, n in enumerate(s.names)
+                if i < s.own_names or len(n.split()) >= STRONG_ALIAS_WORDS
+            ]
+        )
         self._actions = _phrases([(n, a.id) for a in actions for n in a.names])
 
     def slots(self, raw: str) -> list[str]:
         """Slots named by any of their names or aliases, in text order."""
         return _find(normalize(raw), self._slots)
 
-    def own_slots(self, raw: str) -> list[str]:
-        """Slots named by their own names (not an alias), in text order."""
-        return _find(normalize(raw), self._own)
+    def strong_slots(self, raw: str) -> list[str]:
+        """Slots named by their own names or by an alias of three words or more (an
+        author's "date of the birth" is as clear as a name; "supplier" is not)."""
+        return _find(normalize(raw), self._strong)
 
     def actions(self, raw: str) -> list[str]:
         return _find(normalize(raw), self._actions)
