@@ -285,9 +285,10 @@ class ActObserver:
 
     def _which(self, raw: str, held: dict[str, str]) -> tuple[list[str], bool]:
         """The slots a sentence is about. Fast path: every slot it names is named by its
-        own name or an alias of three words or more, or (rules only) by any name or alias; else the caller's value stated;
-        else the layers in order, the first that answers (the named slots as a hint:
-        an everyday alias such as "supplier" or "host" also qualifies other things)."""
+        own name or an alias of three words or more, or (rules only) by any name or
+        alias; else the caller's value stated; else the layers in order, the first that
+        answers (the named slots as a hint: an everyday alias such as "supplier" or
+        "host" also qualifies other things)."""
         named = self.names.slots(raw)
         own = self.names.strong_slots(raw)
         if named and (not self.layers or set(own) == set(named)):
