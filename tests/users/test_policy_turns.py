@@ -185,3 +185,17 @@ def test_asked_for_everything_at_once_the_caller_gives_at_most_two() -> None:
         e for e in record.events if isinstance(e, FactRevealed) and e.data.rule != "volunteer"
     ]
     assert len(revealed) == 2
+
+
+def test_no_approval_for_key_details_never_collected() -> None:
+    """Found trying a cheating agent: asking for the go-ahead before collecting anything
+    got an approval with an empty read-back."""
+    agent = ScriptedAgent(
+        [
+            AgentTurn("Everything is correct, right? Do I have your approval to place the order?"),
+            BYE,
+        ]
+    )
+    record = run_episode(order_item(readback=["quantity", "cost_center"]), agent)
+    assert utterances(record.events)[1] == ["ask_readback"]
+    assert not any(isinstance(e, ApprovalGranted) for e in record.events)

@@ -70,9 +70,10 @@ class ReadbackChecker:
                     self.covered[slot] = fact.id
 
     def uncovered(self, slots: list[str], current: dict[str, Fact]) -> list[str]:
-        """The slots the caller has given whose current value has not been read back
-        since (a slot never given cannot be checked, so it never blocks)."""
-        return [s for s in slots if s in current and self.covered.get(s) != current[s].id]
+        """The key slots whose current value has not been read back since the caller
+        gave it; a slot the caller never gave is uncovered too (an agent that asks for
+        the go-ahead before collecting the key details does not get it)."""
+        return [s for s in slots if s not in current or self.covered.get(s) != current[s].id]
 
     def read_back(self, current: dict[str, Fact]) -> list[str]:
         """The slots whose current value the agent has read back."""
