@@ -183,18 +183,8 @@ def is_close(raw: str) -> bool:
     return not _NOT_NOW.search(norm)
 
 
-# ---------------------------------------------------------------- confirmation, read-back
+# ---------------------------------------------------------------- read-back
 
-_CONFIRM = re.compile(
-    r"\b(confirm|confirming|just to check|to double check|double check|to be sure|"
-    r"make sure|is that right|is that correct|is that still|is this right|that right|"
-    r"right\s*$|correct\s*$|is that it|did i get that|have i got that|got that right|"
-    r"sound right|sounds right|look right|looks right|does that match|accurate|"
-    r"did you say|you said|so that's|so it's|so the|so your|so their|i have|i've got|"
-    r"i got|i've put|i've noted|i've written|we have|we've got|on file|on record|"
-    r"still current|still good|still the|still correct|still right|changed|yes\s*$|"
-    r"am i right|is it|correct me)\b"
-)
 _READBACK = re.compile(
     r"\b(read (?:it|that|this|everything|them|those|the details|all of that|it all|"
     r"them all|things|you) back|read back|let me read|reading back|to recap|recap|"
@@ -205,10 +195,6 @@ _READBACK = re.compile(
     r"before i (?:submit|send|file|place|issue|book|publish|open|dispatch|update)|"
     r"the key details|key details)\b"
 )
-
-
-def asks_confirmation(raw: str) -> bool:
-    return bool(_CONFIRM.search(normalize(raw)))
 
 
 def announces_readback(raw: str) -> bool:

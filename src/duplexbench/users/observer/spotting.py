@@ -48,6 +48,8 @@ _STOP = word_set(
 )
 MIN_COLLAPSED = 5
 """Shortest letters-and-digits needle matched inside a collapsed sentence."""
+HELD_CACHE = 2000
+"""Sentences whose spotted values a spotter remembers (the oldest go first)."""
 MIN_NUMBER = 100
 """Smaller whole numbers are heard as the caller's value only with their unit ("3 percent"):
 alone they are everywhere (a spelled code, "the 2 of them")."""
@@ -191,6 +193,7 @@ class ValueSpotter:
         self._needles = [_fact_needles(s, f) for s in slots for f in s.facts]
         names = {normalize(n).strip() for s in slots for n in s.names}
         self._names = sorted((n for n in names if n), key=len, reverse=True)
+        self._held: dict[str, dict[str, str]] = {}
 
     def _unnamed(self, norm: str) -> str:
         """The sentence with slot names blanked: "paperless billing" names a slot, it does
@@ -202,7 +205,17 @@ class ValueSpotter:
 
     def held(self, text: str) -> dict[str, str]:
         """Slot -> the caller's fact version whose value the text states (the latest
-        version wins when several are stated)."""
+        version wins when several are stated). Remembered per text: a turn's earlier
+        sentences are asked again for every later one (read-backs span sentences)."""
+        known = self._held.get(text)
+        if known is None:
+            known = self._spot(text)
+            if len(self._held) >= HELD_CACHE:
+                del self._held[next(iter(self._held))]
+            self._held[text] = known
+        return dict(known)
+
+    def _spot(self, text: str) -> dict[str, str]:
         norm = self._unnamed(normalize(text))
         flat = collapse(text)
         numbers = numbers_in(text)
