@@ -1,4 +1,4 @@
-"""Reading and writing a run directory (DESIGN.md contract 2).
+"""Reading and writing a run directory (docs/formats/run-directory.md).
 
 ```
 RUN_DIR/campaign.json          the campaign spec

@@ -1,6 +1,7 @@
 """Comparing conditions: paired permutation test, Holm–Bonferroni, retention.
 
-METRICS.md §E (after τ-Voice). Each task has one score per condition (e.g. its
+docs/metrics.md, "Comparing conditions" (after τ-Voice). Each task has one score per
+condition (e.g. its
 Pass@1 averaged over repetitions); two conditions are compared on the tasks they
 share through the per-task differences d_i = b_i - a_i, statistic mean(d).
 

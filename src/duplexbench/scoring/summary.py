@@ -1,4 +1,4 @@
-"""The summary JSON of one (suite, agent, condition) run (DESIGN.md contract 4)."""
+"""The summary JSON of one (suite, agent, condition) run (docs/metrics.md)."""
 
 from __future__ import annotations
 

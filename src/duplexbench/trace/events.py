@@ -1,4 +1,4 @@
-"""The trace: a closed, versioned union of typed events (DESIGN.md contract 3).
+"""The trace: a closed, versioned union of typed events (docs/formats/trace.md).
 
 Every line of `events.jsonl` is one event with `seq`, `t_ms` (media time),
 `wall_ms` (secondary, never used in scoring), `actor`, `type` and `data`.

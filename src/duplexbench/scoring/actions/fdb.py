@@ -1,4 +1,4 @@
-"""Full-Duplex-Bench v1 metrics (METRICS.md D) on an action observation.
+"""Full-Duplex-Bench v1 metrics (docs/actions.md, Scoring) on an action observation.
 
 - Takeover (TOR, 0/1): 0 if the agent produced no words in the task's
   window, or its speech there spans < 1 s with ≤ 3 words; else 1. Our

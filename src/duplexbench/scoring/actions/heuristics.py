@@ -1,6 +1,6 @@
 """Offline follow-through heuristics for the seven judged actions.
 
-Deterministic lexical stand-ins for the judge (METRICS.md B, right column),
+Deterministic lexical stand-ins for the judge (docs/actions.md, Scoring),
 so an offline run always reports a follow-through number. They are cruder
 than a judge and are reported separately, never mixed with judge verdicts.
 

@@ -1,4 +1,4 @@
-"""Follow-through judge for the seven judged actions (METRICS.md B, right column).
+"""Follow-through judge for the seven judged actions (docs/actions.md, Scoring).
 
 One strict yes/no prompt per action (per condition where the required
 behaviour differs), answered from the evidence alone; NO when ambiguous;

@@ -1,11 +1,11 @@
-"""Immediate execution: one rule per action, exactly METRICS.md section B.
+"""Immediate execution: one rule per action, exactly the table in docs/actions.md, Scoring.
 
 All times are integer ms (t = 0 at the first streamed user sample). An
 agent segment [s, e) overlaps an interval [a, b] when s < b and e > a;
 every onset window [lo, hi] is inclusive at both ends. "Substantive" is
 :attr:`AgentSegment.substantive` (more than three words).
 
-Readings of our own (where METRICS.md B leaves a choice):
+Readings of our own (where the definitions leave a choice):
 
 - :data:`TURN_GAP_MS` (500 ms): agent segments separated by a silence
   shorter than this are one turn. VAD segments end at breath pauses while

@@ -1,4 +1,4 @@
-"""The actions block of the summary JSON (DESIGN.md contract 4).
+"""The actions block of the summary JSON (docs/actions.md, Scoring).
 
 Per action (and per condition, and per scenario × action):
 

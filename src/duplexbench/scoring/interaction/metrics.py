@@ -1,4 +1,4 @@
-"""τ-Voice voice-interaction panel (METRICS.md section C) on neutral timelines.
+"""τ-Voice voice-interaction panel (docs/metrics.md, "τ-Voice panel") on neutral timelines.
 
 Events are pooled over all timelines before any rate is taken, as τ-Voice does.
 Times are milliseconds in, seconds out. "Agent speaking at t" means some agent
