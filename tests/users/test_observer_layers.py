@@ -131,7 +131,7 @@ def test_the_same_sentence_in_the_same_item_gives_the_same_acts(form: WorkflowIt
 def test_the_identity_names_every_layer() -> None:
     ident = ObserverConfig().identity()
     assert ident["observer"] == "rules+semantic" and ident["model"] and ident["weights"]
-    assert ObserverConfig(kind="rules").identity() == {"observer": "rules", "version": "2"}
+    assert ObserverConfig(kind="rules").identity() == {"observer": "rules", "version": "3"}
     llm = ObserverConfig(llm_model="m", llm_base_url="http://x").identity()
     assert llm["observer"] == "rules+semantic+llm" and llm["llm"] == "m"
 
@@ -184,3 +184,60 @@ def test_an_unreachable_llm_observer_makes_the_episode_an_error() -> None:
     [condition] = [e for e in record.events if isinstance(e, ConditionSetup)]
     assert condition.data.simulator is not None
     assert condition.data.simulator["observer"] == "rules+llm"
+
+
+@pytest.fixture(scope="module")
+def v2_items() -> dict[str, WorkflowItem]:
+    items = load_suite(DATA / "workflows-v2").items
+    return {i.id: i for i in items if isinstance(i, WorkflowItem)}
+
+
+@pytest.mark.parametrize(
+    ("item_id", "text", "acts"),
+    [
+        # a statement with a tag question states a value (the caller corrects it)
+        (
+            "form-completion-01",
+            "Your main contact there is Ana Lima, did I get that right?",
+            ["CONFIRM:contact_person"],
+        ),
+        # "right now" is not about being correct
+        (
+            "interviewing-01",
+            "Could you give me the address they're living at right now?",
+            ["ASK:home_address"],
+        ),
+        # an inflected commit verb ("submitting") asks for the go-ahead
+        (
+            "interviewing-01",
+            "Are you okay with me submitting this to the hiring team?",
+            ["REQUEST_APPROVAL:file_screening"],
+        ),
+        # offering alternatives asks, it does not confirm one of them
+        (
+            "customer-service-10",
+            "Would you like your bills on paper, or should we go paperless?",
+            ["ASK:paperless_billing"],
+        ),
+        # a second question after one that names its slot clearly is still heard
+        (
+            "intake-triage-01",
+            "Which level of cover are you on, and how urgent is this for you?",
+            ["ASK:coverage_tier", "ASK:triage_level"],
+        ),
+    ],
+)
+def test_misreadings_found_on_the_dev_corpus(
+    v2_items: dict[str, WorkflowItem], item_id: str, text: str, acts: list[str]
+) -> None:
+    assert ActObserver(v2_items[item_id]).acts(text) == acts
+
+
+def test_asking_for_a_detail_is_not_asking_for_a_go_ahead(
+    v2_items: dict[str, WorkflowItem],
+) -> None:
+    observer = ActObserver(v2_items["planning-03"])  # "booking" names its gated action
+    acts = observer.acts("Before we start, could I get the reference number on your booking file?")
+    assert "ASK:reference_number" in acts
+    assert not [a for a in acts if a.startswith("REQUEST_APPROVAL")]
+    assert observer.acts("Could I get your go-ahead to book it?") == ["REQUEST_APPROVAL:book_event"]

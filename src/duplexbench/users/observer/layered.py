@@ -53,12 +53,12 @@ from duplexbench.users.observer.layer import SlotLayer
 from duplexbench.users.observer.llm import PROMPT_VERSION, LLMLayer
 from duplexbench.users.observer.rules import NameFinder
 from duplexbench.users.observer.semantic import shipped_weights
-from duplexbench.users.observer.semantic_layer import SemanticLayer
+from duplexbench.users.observer.semantic_layer import SemanticLayer, several_parts
 from duplexbench.users.observer.slots import Slot, item_actions, item_slots
 from duplexbench.users.observer.spotting import ValueSpotter
 
 ObserverKind = Literal["rules", "semantic"]
-OBSERVER_VERSION = "2"
+OBSERVER_VERSION = "3"
 """Bumped whenever the observer's acts for some sentence change."""
 
 _CHECK_WORDS = (
@@ -181,7 +181,7 @@ class ActObserver:
             return ["CLOSE"]
         question = is_question(raw)
         acts = self._approval(raw, question)
-        held = self.spotter.held(raw)
+        held = self._offered_dropped(raw, self.spotter.held(raw))
         if self._readback(raw, held, before):
             return ["READBACK", *acts]
         if acts:
@@ -222,6 +222,8 @@ class ActObserver:
             return []
         if wh_class_word(raw):  # "where should we send it?" asks for a detail
             return []
+        if _INFO_REQUEST.search(norm) and not any(w in norm for w in _GENERIC_ACTION):
+            return []  # "could I get the reference number on your booking file?"
         actions = self.names.actions(raw)
         if not actions:
             actions = [a for a, verbs in self._action_verbs.items() if _verb_in(norm, verbs)]
@@ -229,6 +231,12 @@ class ActObserver:
         if not actions and self._single_action is not None and generic:
             actions = [self._single_action]
         return [f"REQUEST_APPROVAL:{a}" for a in actions]
+
+    def _offered_dropped(self, raw: str, held: dict[str, str]) -> dict[str, str]:
+        """A sentence naming two or more of a slot's options offers them ("office supplies,
+        equipment, or software?"): it states no value for that slot."""
+        norm = normalize(raw)
+        return {s: v for s, v in held.items() if not _alternatives(norm, self._by_id[s])}
 
     def _readback(self, raw: str, held: dict[str, str], before: Sequence[str]) -> bool:
         if announces_readback(raw) and raw.count(",") + raw.count(";") >= 2:
@@ -271,12 +279,16 @@ class ActObserver:
         tag = any(norm.endswith(t) for t in _CONFIRM_TAG)
         if not tag and wh_class_word(raw):
             return ""  # "what's the best number for you?" asks
-        checking = any(w in norm for w in _CHECK_WORDS)
+        checking = any(w in _NOT_CHECKING.sub(" ", norm) for w in _CHECK_WORDS)
         stated = slot.id in held or self.spotter.states_kind(raw, slot)
         stated = stated or slot.id in self.names.told(raw)
-        if stated and not _alternatives(norm, slot):
+        if _alternatives(norm, slot) or _either_or(norm):
+            return ""  # "paper, or should we go paperless?" offers options: it asks
+        if stated:
             return f"CONFIRM:{slot.id}"
-        opening = is_question_opening(raw)
+        head, comma, tail = raw.rpartition(",")
+        # "Autopay on the 15th, did I get that right?": a statement with a tag, not a question
+        opening = is_question_opening(head if comma and _bare_tag(tail) else raw)
         if checking and opening:
             return f"CHECK:{slot.id}"
         if tag and not opening:
@@ -292,6 +304,9 @@ class ActObserver:
         named = self.names.slots(raw)
         own = self.names.strong_slots(raw)
         if named and (not self.layers or set(own) == set(named)):
+            if self.layers and several_parts(raw):  # "Which level of cover, and how urgent?"
+                more, unsure = self.layers[0].slots(raw, frozenset(named))
+                return [*named, *(s for s in more if s not in named and not unsure)], False
             return named, False
         if len(held) == 1 and not named:
             return list(held), False
@@ -304,7 +319,7 @@ class ActObserver:
 
 COMMIT_VERBS = word_set(
     """
-    send submit file issue release publish book place open dispatch lock finalize
+    send submit file issue release publish book place open dispatch lock finalize lodge
     finalise process log register circulate share forward pass fire schedule order apply
     launch complete confirm make
     """
@@ -323,13 +338,24 @@ def _verb_in(norm: str, verbs: set[str] | frozenset[str]) -> bool:
     determiner ("on your file" is not "file it")."""
     words = norm.split()
     for i, word in enumerate(words):
-        stem = word
-        for suffix in ("ing", "ed", "s"):
-            if word.endswith(suffix) and word[: -len(suffix)] in verbs:
-                stem = word[: -len(suffix)]
-        if stem in verbs and (i == 0 or words[i - 1] not in _NOUN_BEFORE):
+        if any(s in verbs for s in _verb_stems(word)) and (
+            i == 0 or words[i - 1] not in _NOUN_BEFORE
+        ):
             return True
     return False
+
+
+def _verb_stems(word: str) -> set[str]:
+    """The word and the verbs it may inflect: "submitting" -> submit, "lodging" -> lodge,
+    "filed" -> file, "sends" -> send."""
+    stems = {word}
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            stem = word[: -len(suffix)]
+            stems |= {stem, stem + "e"}
+            if len(stem) > 2 and stem[-1] == stem[-2]:
+                stems.add(stem[:-1])  # submitting, shipped
+    return stems
 
 
 _TAG_ONLY = re.compile(
@@ -364,6 +390,25 @@ def _alternatives(norm: str, slot: Slot) -> bool:
     not confirm."""
     named = [c for c in slot.choices if f" {normalize(c).strip()} " in norm]
     return len(named) >= 2
+
+
+_INFO_REQUEST = re.compile(
+    r"\b(?:could|can|may) i (?:get|have|grab|take|ask for|ask you for|check) "
+    r"(?:the|your|their|a|an|his|her|its)\b"
+)
+"""Asking for a detail, not for a go-ahead ("could I get the booking reference?")."""
+_NOT_CHECKING = re.compile(r" right (?:now|away|here|there|off) ")
+"""\"Right\" that is not about being correct ("where they live right now")."""
+_RECORD = re.compile(
+    r" (?:on file|on record|we have|we've got|i have|same|changed?|up to date|still the) "
+)
+
+
+def _either_or(norm: str) -> bool:
+    """A question that offers alternatives ("on paper, or should we go paperless?",
+    "still covered, extended, or expired?"), not one that checks the record ("is it still
+    the same as on file, or has it changed?")."""
+    return " or " in norm and not _RECORD.search(norm)
 
 
 def _layers(

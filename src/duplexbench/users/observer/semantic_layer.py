@@ -37,6 +37,11 @@ def conjuncts(raw: str) -> list[str]:
     return [p for p in parts if len(content_words(p)) >= MIN_PART_WORDS]
 
 
+def several_parts(raw: str) -> bool:
+    """Whether a sentence may ask for several things: two questions, or a list."""
+    return len(_QUESTION_JOIN.split(raw)) >= 2 or len(conjuncts(raw)) >= 2
+
+
 class SemanticLayer:
     name = "semantic"
 
@@ -48,25 +53,27 @@ class SemanticLayer:
         return frozenset(self._names(part))
 
     def slots(self, raw: str, named: frozenset[str]) -> tuple[list[str], bool]:
+        match = self.matcher.match(raw, named)
+        whole = [] if match.unsure else list(match.slots)
         questions = [q for q in _QUESTION_JOIN.split(raw) if q.strip()]
         if len(questions) >= 2:  # "Who's it for, and which business does it concern?"
-            found = self._each(questions)
+            found = self._each(questions, whole)
             if len(found) >= 2:
                 return found, False
-        match = self.matcher.match(raw, named)
         second = match.probabilities[1][1] if len(match.probabilities) > 1 else 0.0
         parts = conjuncts(raw) if second >= SECOND_SLOT or not match.slots else []
         if len(parts) >= 2:  # the parts are embedded only when a second slot is in play
-            found = self._each(parts)
+            found = self._each(parts, whole)
             if len(found) >= 2:
                 return found, False
         return list(match.slots), match.unsure
 
-    def _each(self, parts: list[str]) -> list[str]:
-        """The slots the parts name confidently, one per part, without repeats."""
+    def _each(self, parts: list[str], whole: list[str]) -> list[str]:
+        """The slots the parts name confidently, one per part, without repeats, with the
+        slot the whole sentence names (a part may be too short to name it alone)."""
         found: list[str] = []
         for part in parts:
             match = self.matcher.match(part, self.names(part))
             if match.slots and not match.unsure and match.slots[0] not in found:
                 found.append(match.slots[0])
-        return found
+        return found if len(found) >= 2 else found + [s for s in whole if s not in found]
