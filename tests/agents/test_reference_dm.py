@@ -76,6 +76,9 @@ def test_intent_cues() -> None:
     assert is_correction("Wait, correction, the total is actually 200 dollars.")
     assert is_correction("No, the employee ID is E1042.")
     assert not is_correction("Yes, that's right.")
+    # a caller who missed the question corrects nothing (found in workflows-v2 episodes)
+    assert not is_correction("Sorry, what was that? Oh, C M dash 3 4 4 6 dash N W.")
+    assert is_correction("Sorry, what was that? Oh, sorry, I misspoke, it's 12.")
     assert old_value("I need 12 boxes, not 10.") == "10"
     assert about("No, the employee ID is E1042. Go ahead.", "employee id") == "E1042"
     assert (

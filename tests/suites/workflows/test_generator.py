@@ -123,3 +123,13 @@ def test_lookup_gold_comes_from_its_table() -> None:
                 if fld.evidence:
                     assert fld.evidence in docs
                     assert f": {int(float(str(fld.gold)))}" in docs[fld.evidence]
+
+
+def test_no_field_description_uses_the_record_reference_name() -> None:
+    """A field described as "the reference number of this order" is heard as the caller's
+    record reference (that slot's own name): the caller answers the wrong thing. Found
+    with the paraphrasing reference agent."""
+    for archetype in load_archetypes():
+        record = archetype.record_words.casefold()
+        for spec in (*archetype.fields, *archetype.lookups):
+            assert record not in spec.description.casefold(), (archetype.key, spec.name)

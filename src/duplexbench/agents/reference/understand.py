@@ -111,8 +111,17 @@ def is_unknown(text: str) -> bool:
     return bool(_UNKNOWN.search(text))
 
 
+_ASKED_AGAIN = re.compile(
+    r"\b(?:sorry|pardon|excuse me),? (?:what was that|come again|what did you say|"
+    r"could you repeat that|say that again)\?*",
+    re.IGNORECASE,
+)
+"""A caller who did not catch the question ("Sorry, what was that? Oh, X."): the
+"sorry" corrects nothing."""
+
+
 def is_correction(text: str) -> bool:
-    return bool(_CORRECTION.search(text))
+    return bool(_CORRECTION.search(_ASKED_AGAIN.sub(" ", text)))
 
 
 def _tokens(text: str) -> set[str]:

@@ -29,7 +29,7 @@ ARCHETYPE = Archetype(
         F(
             "claim_number",
             "id",
-            "Reference number assigned to this new claim, e.g. CM-4821-KQ",
+            "Number assigned to this new claim, e.g. CM-4821-KQ",
             pattern="CM-DDDD-LL",
             aliases=("claim reference", "claim ID", "claim file number", "case number"),
         ),

@@ -35,7 +35,7 @@ ARCHETYPE = Archetype(
         F(
             "order_number",
             "id",
-            "Reference number of this purchase order, e.g. PO-4821-KQ",
+            "Number of this purchase order, e.g. PO-4821-KQ",
             pattern="PO-DDDD-LL",
             aliases=("PO number", "purchase order number", "order reference", "order ID"),
         ),

@@ -29,7 +29,7 @@ ARCHETYPE = Archetype(
         F(
             "matter_number",
             "id",
-            "Reference number the firm files the matter under, e.g. MT-4821-KQ",
+            "Number the firm files the matter under, e.g. MT-4821-KQ",
             pattern="MT-DDDD-LL",
             aliases=(
                 "matter reference",
