@@ -225,6 +225,34 @@ def v2_items() -> dict[str, WorkflowItem]:
             "Which level of cover are you on, and how urgent is this for you?",
             ["ASK:coverage_tier", "ASK:triage_level"],
         ),
+        # a dot inside a value does not end the sentence
+        (
+            "form-completion-01",
+            "I've got n.okafor@example.com for their email, is that right?",
+            ["CONFIRM:contact_email"],
+        ),
+        ("corporate-negotiation-02", "Total value of 737605.0, yes?", ["CONFIRM:contract_value"]),
+        # ASR-style questions that open with a hedge or a preposition, or end in "yeah"
+        ("form-completion-01", "roughly how many people work there", ["ASK:employee_count"]),
+        ("form-completion-01", "between what dates can they start invoicing", ["ASK:start_date"]),
+        ("form-completion-01", "so the currency is US dollars yeah", ["CONFIRM:currency"]),
+        # a wh-clause inside a statement is no question
+        (
+            "form-completion-01",
+            "The discount depends on the payment terms and how they bill.",
+            ["OTHER"],
+        ),
+        (
+            "form-completion-01",
+            "Let's nail down the money side: how many days to pay, and what currency they bill in.",
+            ["ASK:payment_terms", "ASK:currency"],
+        ),
+        # a doubt in one sentence settled by the question before it
+        (
+            "interviewing-01",
+            "Where does the candidate live? I'll need the street and house number.",
+            ["ASK:home_address"],
+        ),
     ],
 )
 def test_misreadings_found_on_the_dev_corpus(

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 
-_SENTENCE = re.compile(r"[^.?!]+[.?!]*")
+_SENTENCE = re.compile(r"(?:[^.?!]|[.?!]+(?=[^\s.?!]))+[.?!]*")
+"""A sentence ends at . ? or ! followed by a space or the end: "12.50", "n.okafor@example.com"
+and "555.123.4567" stay whole."""
 _NON_WORD = re.compile(r"[^a-z0-9']+")
 _CONTRACTIONS = (
     (re.compile(r"\b(what|who|where|when|how|that|there)s\b"), r"\1's"),
@@ -50,9 +52,24 @@ _CLAUSE_START = (
     r"lovely|good|sure|fine|cool|noted|wonderful|brilliant|excellent|super|so|and|now|then|"
     r"next|also|um+|uh+|hmm+|oh|well|yes|yeah) )"
 )
+_WH_LEAD = (
+    r"(?:(?:between|under|in|on|at|for|from|by|to|with|about|around|roughly|approximately|"
+    r"exactly|just) )?"
+)
+"""A preposition or hedge before the wh-word: "between what times ...", "roughly how many"."""
 _WH_OPEN = re.compile(
-    _CLAUSE_START + r"+(what|what's|which|when|where|who|who's|whom|whose|how|how's|why)\b"
-    r"|^ (what|what's|which|when|where|who|who's|whom|whose|how|how's|why) "
+    _CLAUSE_START
+    + r"+"
+    + _WH_LEAD
+    + r"(what|what's|which|when|where|who|who's|whom|whose|how|how's|why)\b"
+    + r"|^ "
+    + _WH_LEAD
+    + r"(what|what's|which|when|where|who|who's|whom|whose|how|how's|why) "
+)
+_WH_FIRST = re.compile(
+    r"^ (?:(?:okay|ok|alright|so|and|now|also|um+|uh+|great|perfect|thanks|got it|right) )*"
+    + _WH_LEAD
+    + r"(what|what's|which|when|where|who|who's|whom|whose|how|how's|why) "
 )
 _AUX_OPEN = re.compile(
     r"^ (?:(?:okay|ok|alright|so|and|now|also|um+|uh+|great|perfect|thanks|got it|right) )*"
@@ -62,7 +79,9 @@ _AUX_OPEN = re.compile(
 _REQUEST = re.compile(
     r"\b(i'll need|i will need|i need|we need|we'll need|i'd need|next i need|i'd like|"
     r"i would like|let's get|let's grab|let's have|let's do|let's take|let's start with|"
-    r"let's move on to|let's go to|moving on to|next up|next is|now for|on to|"
+    r"let's move on to|let's go to|let's (?:also )?(?:nail|pin|sort|go|run|talk|pick|fill|"
+    r"work|figure|set|lock|cover|note|jot|write|add|put)|"
+    r"moving on to|next up|next is|now for|on to|"
     r"may i have|can i have|can i get|could i get|could i have|can i grab|could i grab|"
     r"please give|please tell|please provide|please confirm|please spell|please read|"
     r"give me|tell me|read me|walk me through|spell out|spell that|"
@@ -101,6 +120,10 @@ def is_question(raw: str) -> bool:
     if raw.rstrip().endswith("?"):
         return True
     norm = normalize(raw)
+    if raw.rstrip().endswith((".", "!")):  # written as a statement: a wh-word inside is
+        # a clause ("it depends on the food and how the room is set up"), not a question
+        clauses = [normalize(c) for c in raw.split(":")]  # "the basics: how many staff, ..."
+        return any(_WH_FIRST.search(c) for c in clauses) or bool(_AUX_OPEN.search(norm))
     return bool(_WH_OPEN.search(norm) or _AUX_OPEN.search(norm))
 
 

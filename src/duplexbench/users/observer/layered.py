@@ -80,7 +80,18 @@ _CHECK_WORDS = (
     " same ",
     " valid ",
 )
-_CONFIRM_TAG = (" right ", " correct ", " yes ", " confirm ", " is that it ", " ok ", " okay ")
+_CONFIRM_TAG = (
+    " right ",
+    " correct ",
+    " yes ",
+    " yeah ",
+    " yep ",
+    " confirm ",
+    " is that it ",
+    " ok ",
+    " okay ",
+)
+_SETTLING = ("ASK:", "CONFIRM:", "CHECK:")
 _GENERIC_ACTION = (
     " go ahead ",
     " proceed ",
@@ -162,13 +173,22 @@ class ActObserver:
 
     def acts(self, text: str) -> list[str]:
         """Acts of one utterance, in order, without duplicates; `OTHER` if none."""
-        out: list[str] = []
+        groups: list[list[str]] = []
         before: list[str] = []
         for raw in sentences(text):
-            for act in self.sentence_acts(raw, before):
+            groups.append(self.sentence_acts(raw, before))
+            before.append(raw)
+        # "Where does she live? I'll need the street and number.": the second sentence's
+        # doubt (the address or the name?) is settled by the first
+        settled = {a.partition(":")[2] for g in groups for a in g if a.startswith(_SETTLING)}
+        out: list[str] = []
+        for group in groups:
+            doubt = {a.partition(":")[2] for a in group if a.startswith("UNCLEAR:")}
+            for act in group:
+                if act.startswith("UNCLEAR:") and doubt & settled:
+                    continue
                 if act not in out:
                     out.append(act)
-            before.append(raw)
         return out or (["OTHER"] if text.strip() else [])
 
     def sentence_acts(self, raw: str, before: Sequence[str] = ()) -> list[str]:
@@ -181,8 +201,8 @@ class ActObserver:
             return ["CLOSE"]
         question = is_question(raw)
         acts = self._approval(raw, question)
-        held = self._offered_dropped(raw, self.spotter.held(raw))
-        if self._readback(raw, held, before):
+        held = self.spotter.held(raw)
+        if self._readback(raw, self._offered_dropped(raw, held), before):
             return ["READBACK", *acts]
         if acts:
             return acts
