@@ -78,8 +78,8 @@ def test_the_default_observer_on_the_held_out_half(
     test = [e for e in corpus if e.split == "test"]
     semantic = evaluate(test, items, ObserverConfig(), per_entry=1).report()
     rules = evaluate(test, items, ObserverConfig(kind="rules"), per_entry=1).report()
-    assert semantic["ask_confirm_recall"] >= 0.84
+    assert semantic["ask_confirm_recall"] >= 0.78
     assert semantic["ask_confirm_recall"] - rules["ask_confirm_recall"] >= 0.4
-    assert semantic["wrong_slot"] <= 0.035
+    assert semantic["wrong_slot"] <= 0.015
     assert semantic["acts_on_non_questions"] <= 0.02
     assert semantic["close_false_positives"] == 0 == rules["close_false_positives"]
