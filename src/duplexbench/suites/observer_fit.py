@@ -198,10 +198,11 @@ def thresholds(decisions: list[tuple[int, float, int]]) -> tuple[float, float]:
     `decisions` (held out); the pair threshold a little above it."""
     slotted = sum(1 for _, _, label in decisions if label >= 0)
     best_accept = 0.99
-    for accept in np.arange(0.30, 1.0, 0.01):
+    for step in range(30, 100):  # compared as stored: 0.8, not 0.8000000000000003
+        accept = step / 100
         wrong = sum(1 for top, p, label in decisions if p >= accept and top != label)
         if wrong <= WRONG_TARGET * max(1, slotted):
-            best_accept = float(round(accept, 2))
+            best_accept = accept
             break
     return best_accept, float(round(min(0.99, best_accept + 0.15), 2))
 
