@@ -28,7 +28,6 @@ Around that, item-independent cues (`cues.py`) and the caller's own values
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -46,9 +45,21 @@ from duplexbench.users.observer.cues import (
     normalize,
     sentences,
     wh_class_word,
-    word_set,
 )
 from duplexbench.users.observer.embedder import MODEL, PINNED, EmbedderUnavailable, shared_embedder
+from duplexbench.users.observer.forms import (
+    CHECK_WORDS,
+    COMMIT_VERBS,
+    CONFIRM_TAG,
+    GENERIC_ACTION,
+    INFO_REQUEST,
+    NOT_CHECKING,
+    alternatives,
+    bare_tag,
+    either_or,
+    follow_up,
+    verb_in,
+)
 from duplexbench.users.observer.layer import SlotLayer
 from duplexbench.users.observer.llm import PROMPT_VERSION, LLMLayer
 from duplexbench.users.observer.rules import NameFinder
@@ -61,61 +72,7 @@ ObserverKind = Literal["rules", "semantic"]
 OBSERVER_VERSION = "3"
 """Bumped whenever the observer's acts for some sentence change."""
 
-_CHECK_WORDS = (
-    " confirm ",
-    " confirming ",
-    " still ",
-    " correct ",
-    " right ",
-    " on file ",
-    " on record ",
-    " we have ",
-    " accurate ",
-    " changed ",
-    " change ",
-    " up to date ",
-    " current ",
-    " double check ",
-    " verify ",
-    " same ",
-    " valid ",
-)
-_CONFIRM_TAG = (
-    " right ",
-    " correct ",
-    " yes ",
-    " yeah ",
-    " yep ",
-    " confirm ",
-    " is that it ",
-    " ok ",
-    " okay ",
-)
 _SETTLING = ("ASK:", "CONFIRM:", "CHECK:")
-_GENERIC_ACTION = (
-    " go ahead ",
-    " proceed ",
-    " approve ",
-    " approval ",
-    " sign off ",
-    " green light ",
-    " finalize ",
-    " finalise ",
-    " permission ",
-    " authorize ",
-    " authorise ",
-    " your ok ",
-    " your okay ",
-    " the ok ",
-    " the okay ",
-    " the go ahead ",
-    " go-ahead ",
-    " send it ",
-    " send this ",
-    " put that through ",
-    " put it through ",
-    " get it opened ",
-)
 
 
 @dataclass(frozen=True)
@@ -206,7 +163,7 @@ class ActObserver:
             return ["READBACK", *acts]
         if acts:
             return acts
-        if before and _bare_tag(raw):  # "So that's 12 boxes. Is that right?": one confirmation
+        if before and bare_tag(raw):  # "So that's 12 boxes. Is that right?": one confirmation
             joined = f"{before[-1].rstrip(' .!')}, {raw.strip()}"
             joined_held = self.spotter.held(joined)
             turn_held: dict[str, str] = {}
@@ -217,7 +174,7 @@ class ActObserver:
             if announces_readback(before[-1]):
                 return []
             return self._slot_acts(joined, True, joined_held)
-        if before and _follow_up(raw) and not self.names.slots(raw):
+        if before and follow_up(raw) and not self.names.slots(raw):
             # "Are you doing a rehearsal? What day would that be?": read with what it refers to
             joined = f"{before[-1].rstrip(' .!?')}: {raw.strip()}"
             return self._slot_acts(joined, question, self.spotter.held(joined))
@@ -242,12 +199,12 @@ class ActObserver:
             return []
         if wh_class_word(raw):  # "where should we send it?" asks for a detail
             return []
-        if _INFO_REQUEST.search(norm) and not any(w in norm for w in _GENERIC_ACTION):
+        if INFO_REQUEST.search(norm) and not any(w in norm for w in GENERIC_ACTION):
             return []  # "could I get the reference number on your booking file?"
         actions = self.names.actions(raw)
         if not actions:
-            actions = [a for a, verbs in self._action_verbs.items() if _verb_in(norm, verbs)]
-        generic = any(w in norm for w in _GENERIC_ACTION) or _verb_in(norm, COMMIT_VERBS)
+            actions = [a for a, verbs in self._action_verbs.items() if verb_in(norm, verbs)]
+        generic = any(w in norm for w in GENERIC_ACTION) or verb_in(norm, COMMIT_VERBS)
         if not actions and self._single_action is not None and generic:
             actions = [self._single_action]
         return [f"REQUEST_APPROVAL:{a}" for a in actions]
@@ -256,7 +213,7 @@ class ActObserver:
         """A sentence naming two or more of a slot's options offers them ("office supplies,
         equipment, or software?"): it states no value for that slot."""
         norm = normalize(raw)
-        return {s: v for s, v in held.items() if not _alternatives(norm, self._by_id[s])}
+        return {s: v for s, v in held.items() if not alternatives(norm, self._by_id[s])}
 
     def _readback(self, raw: str, held: dict[str, str], before: Sequence[str]) -> bool:
         if announces_readback(raw) and raw.count(",") + raw.count(";") >= 2:
@@ -275,7 +232,7 @@ class ActObserver:
 
     def _slot_acts(self, raw: str, question: bool, held: dict[str, str]) -> list[str]:
         norm = normalize(raw)
-        tagged = question or any(norm.endswith(t) for t in _CONFIRM_TAG)
+        tagged = question or any(norm.endswith(t) for t in CONFIRM_TAG)
         tagged = tagged or " confirm " in norm or " confirming " in norm
         request = is_request(raw)
         if not (question or request or tagged):
@@ -296,19 +253,19 @@ class ActObserver:
         checked without one, "" for a plain question. A value is stated when it is the
         caller's, has the slot's shape, or a tag question follows a statement that is
         not about checking ("So you'd like the premium plan, right?")."""
-        tag = any(norm.endswith(t) for t in _CONFIRM_TAG)
+        tag = any(norm.endswith(t) for t in CONFIRM_TAG)
         if not tag and wh_class_word(raw):
             return ""  # "what's the best number for you?" asks
-        checking = any(w in _NOT_CHECKING.sub(" ", norm) for w in _CHECK_WORDS)
+        checking = any(w in NOT_CHECKING.sub(" ", norm) for w in CHECK_WORDS)
         stated = slot.id in held or self.spotter.states_kind(raw, slot)
         stated = stated or slot.id in self.names.told(raw)
-        if _alternatives(norm, slot) or _either_or(norm):
+        if alternatives(norm, slot) or either_or(norm):
             return ""  # "paper, or should we go paperless?" offers options: it asks
         if stated:
             return f"CONFIRM:{slot.id}"
         head, comma, tail = raw.rpartition(",")
         # "Autopay on the 15th, did I get that right?": a statement with a tag, not a question
-        opening = is_question_opening(head if comma and _bare_tag(tail) else raw)
+        opening = is_question_opening(head if comma and bare_tag(tail) else raw)
         if checking and opening:
             return f"CHECK:{slot.id}"
         if tag and not opening:
@@ -324,8 +281,10 @@ class ActObserver:
         named = self.names.slots(raw)
         own = self.names.strong_slots(raw)
         if named and (not self.layers or set(own) == set(named)):
-            if self.layers and several_parts(raw):  # "Which level of cover, and how urgent?"
-                more, unsure = self.layers[0].slots(raw, frozenset(named))
+            first = self.layers[0] if self.layers else None
+            if isinstance(first, SemanticLayer) and several_parts(raw):
+                # "Which level of cover are you on, and how urgent is this?"
+                more, unsure = first.slots(raw, frozenset(named))
                 return [*named, *(s for s in more if s not in named and not unsure)], False
             return named, False
         if len(held) == 1 and not named:
@@ -335,100 +294,6 @@ class ActObserver:
             if found:
                 return found, unsure
         return [], False
-
-
-COMMIT_VERBS = word_set(
-    """
-    send submit file issue release publish book place open dispatch lock finalize lodge
-    finalise process log register circulate share forward pass fire schedule order apply
-    launch complete confirm make
-    """
-)
-"""Verbs of carrying an action out: with a permission question, a go-ahead request for
-the item's one gated action ("shall I lock it in?")."""
-_NOUN_BEFORE = word_set(
-    """
-    the your my our their a an this that on in of
-    """
-)
-
-
-def _verb_in(norm: str, verbs: set[str] | frozenset[str]) -> bool:
-    """One of `verbs` (or its -s/-ing/-ed form) used as a verb: not right after a
-    determiner ("on your file" is not "file it")."""
-    words = norm.split()
-    for i, word in enumerate(words):
-        if any(s in verbs for s in _verb_stems(word)) and (
-            i == 0 or words[i - 1] not in _NOUN_BEFORE
-        ):
-            return True
-    return False
-
-
-def _verb_stems(word: str) -> set[str]:
-    """The word and the verbs it may inflect: "submitting" -> submit, "lodging" -> lodge,
-    "filed" -> file, "sends" -> send."""
-    stems = {word}
-    for suffix in ("ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) > len(suffix) + 2:
-            stem = word[: -len(suffix)]
-            stems |= {stem, stem + "e"}
-            if len(stem) > 2 and stem[-1] == stem[-2]:
-                stems.add(stem[:-1])  # submitting, shipped
-    return stems
-
-
-_TAG_ONLY = re.compile(
-    r"^ (?:(?:and|so|okay|ok|just|now) )*(?:"
-    r"(?:is|was) (?:all )?(?:that|this|everything|it) (?:all )?(?:right|correct|accurate|ok|okay|"
-    r"good|still good|still right|it)|(?:is that )?correct|right|yes|yeah|"
-    r"(?:did|have) i (?:get|got|hear|heard) (?:that|all that|everything|it all|it) right|"
-    r"(?:does|do) (?:that|all that|everything|this|it) (?:all )?(?:sound|look|seem) "
-    r"(?:right|correct|good|okay)(?: to you)?|am i right|anything to (?:fix|change|correct)|"
-    r"(?:can|could) you confirm(?: that| that for me)?) $"
-)
-
-
-def _bare_tag(raw: str) -> bool:
-    """A sentence that only asks to confirm what was just said ("Is all that right?")."""
-    return bool(_TAG_ONLY.match(normalize(raw)))
-
-
-_ANAPHORA = re.compile(r" (that|it|this|those|these|they|them|one) ")
-MAX_FOLLOW_UP_WORDS = 8
-
-
-def _follow_up(raw: str) -> bool:
-    """A short question that leans on the sentence before it ("What day would that be?",
-    "What are they coming to do?")."""
-    norm = normalize(raw)
-    return len(norm.split()) <= MAX_FOLLOW_UP_WORDS and bool(_ANAPHORA.search(norm))
-
-
-def _alternatives(norm: str, slot: Slot) -> bool:
-    """An either-or question over the slot's options ("net 30 or net 60?") asks, it does
-    not confirm."""
-    named = [c for c in slot.choices if f" {normalize(c).strip()} " in norm]
-    return len(named) >= 2
-
-
-_INFO_REQUEST = re.compile(
-    r"\b(?:could|can|may) i (?:get|have|grab|take|ask for|ask you for|check) "
-    r"(?:the|your|their|a|an|his|her|its)\b"
-)
-"""Asking for a detail, not for a go-ahead ("could I get the booking reference?")."""
-_NOT_CHECKING = re.compile(r" right (?:now|away|here|there|off) ")
-"""\"Right\" that is not about being correct ("where they live right now")."""
-_RECORD = re.compile(
-    r" (?:on file|on record|we have|we've got|i have|same|changed?|up to date|still the) "
-)
-
-
-def _either_or(norm: str) -> bool:
-    """A question that offers alternatives ("on paper, or should we go paperless?",
-    "still covered, extended, or expired?"), not one that checks the record ("is it still
-    the same as on file, or has it changed?")."""
-    return " or " in norm and not _RECORD.search(norm)
 
 
 def _layers(
