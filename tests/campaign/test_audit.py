@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from conftest import fixture_item
 from duplexbench.campaign import audit
 from duplexbench.campaign.qa import QualityReport, check_item_quality, item_problems
@@ -107,3 +109,27 @@ def test_a_knowledge_field_whose_document_disagrees_is_reported() -> None:
     problems, checked = audit.knowledge_problems(item)
     assert checked == 1  # effective_date is `computed:` and not compared literally
     assert problems and "does not state 412.5" in problems[0][1]
+
+
+@pytest.mark.parametrize("gold", ["about 5 or 6", "TBD", "the first quarter"])
+def test_a_numeric_gold_without_one_single_number_is_refused(gold: str) -> None:
+    def vague(data: dict[str, Any]) -> None:
+        data["artifacts"][0]["fields"][2]["gold"] = gold  # quantity, numeric_tolerance
+
+    item = patched("order-revocation", vague)
+    problems, checked = audit.gradable_problems(item)
+    message = f"{gold!r} is not one single number; numeric_tolerance cannot grade it"
+    assert problems == [("artifacts[0].fields[2].gold", message)]
+    assert checked == 5
+    report = QualityReport()
+    check_item_quality(item, report)
+    assert report.failed["gold is gradable"] == 1
+    assert ("order-revocation", "artifacts[0].fields[2].gold", message) in report.problems
+
+
+@pytest.mark.parametrize("gold", [12, 12.0, "12 boxes", "twelve", "one and a half"])
+def test_numeric_golds_with_one_number_are_gradable(gold: object) -> None:
+    def spoken(data: dict[str, Any]) -> None:
+        data["artifacts"][0]["fields"][2]["gold"] = gold
+
+    assert audit.gradable_problems(patched("order-revocation", spoken)) == ([], 5)

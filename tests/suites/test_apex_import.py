@@ -7,7 +7,7 @@ import json
 import os
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 import yaml
@@ -24,6 +24,7 @@ from duplexbench.suites.apex_import import (
     import_package,
 )
 from duplexbench.users.observer import ActObserver
+from duplexbench.values.graders import values_match
 
 TOY_NAMES = ("toy_form_001", "toy_interview_001")
 
@@ -214,6 +215,87 @@ def test_interview_mapping(interview: ImportResult) -> None:
     # The pre-filled value also has a document as its source.
     assert [d.id for d in item.knowledge] == ["apex_workspace"]
     assert "subject_id = cand_501" in item.knowledge[0].text
+
+
+# ---------------------------------------------------------------- graders
+
+
+class GraderCase(NamedTuple):
+    apex: str
+    ours: str
+    ftype: str
+    options: dict[str, Any]
+    gold: Any
+    accepted: Any
+    """A value APEX-Voice's grader accepts (so must ours)."""
+    rejected: Any
+
+
+# Every field grader of APEX-Voice (`FieldGrader` in apex_voice/schemas/artifact.py).
+APEX_GRADER_CASES = [
+    GraderCase("exact", "exact", "string", {}, "E1042", "E1042", "e1042"),
+    GraderCase("casefold_exact", "casefold_exact", "string", {}, "onsite", "OnSite", "site"),
+    GraderCase("normalized_phone", "phone", "string", {}, "555-201-7788", "(555) 201 7788", "555"),
+    GraderCase("normalized_date", "date", "string", {}, "2026-03-05", "March 5, 2026", "3/6/26"),
+    GraderCase("normalized_address", "address", "string", {}, "42 Birch St", "42 birch st.", "43"),
+    GraderCase("enum", "enum", "string", {"enum": ["draft", "sent"]}, "draft", "Draft", "sent"),
+    GraderCase(
+        "numeric_tolerance", "numeric_tolerance", "number", {"tolerance": 0.5}, 200.0, "200.4", 201
+    ),
+    GraderCase("set_exact", "set_exact", "array", {}, ["a", "b"], ["B", "a"], ["a"]),
+    GraderCase("set_f1", "set_f1", "array", {}, ["a", "b"], ["b", "a"], ["a", "c"]),
+    GraderCase("set_precision", "set_precision", "array", {}, ["a", "b"], ["a"], ["a", "c"]),
+    GraderCase("set_recall", "set_recall", "array", {}, ["a", "b"], ["a", "b", "c"], ["a"]),
+    GraderCase("ordered_list", "ordered_list", "array", {}, ["a", "b"], ["a", "b"], ["b", "a"]),
+    GraderCase("interval_overlap", "interval_overlap", "interval", {}, [1, 3], [1, 3], [2, 5]),
+    GraderCase("semantic", "semantic", "string", {}, "follow-up call", "Follow up call", "call"),
+    GraderCase("claim_atoms", "semantic", "string", {}, "led a team", "Led a team.", "led none"),
+]
+
+
+def test_the_grader_table_covers_all_15_apex_graders() -> None:
+    assert len({case.apex for case in APEX_GRADER_CASES}) == 15
+
+
+@pytest.mark.parametrize("case", APEX_GRADER_CASES, ids=[c.apex for c in APEX_GRADER_CASES])
+def test_every_apex_grader_maps_to_the_grader_doing_its_job(
+    tmp_path: Path, case: GraderCase
+) -> None:
+    pkg = copy_toy(tmp_path, "toy_form_001")
+    schema = {"name": "probe", "type": case.ftype, "grader": case.apex, "required": True}
+    workspace = pkg / "workspace/initial_workspace.json"
+    data = json.loads(workspace.read_text(encoding="utf-8"))
+    data["artifacts"]["expense_1"]["schema"]["fields"].append({**schema, **case.options})
+    workspace.write_text(json.dumps(data), encoding="utf-8")
+    expectation = {"field": "probe", "expected": case.gold, "grader": case.apex, "required": True}
+    edit_yaml(
+        pkg / "grading/gold.yaml",
+        lambda g: g["artifact_expectations"][0]["fields"].append({**expectation, **case.options}),
+    )
+    result = import_package(pkg)
+    expense = parse_item(result.item).artifact("expense_1")
+    probe = expense.field("probe") if expense is not None else None
+    assert probe is not None and probe.grader == case.ours and probe.gold == case.gold
+    assert values_match(probe.grader_spec(), case.accepted, case.gold)
+    assert not values_match(probe.grader_spec(), case.rejected, case.gold)
+    # Only a grader without a counterpart is reported as approximated.
+    noted = [n for n in result.unmapped if n.what == f"grader {case.apex}"]
+    assert len(noted) == (1 if case.apex == "claim_atoms" else 0)
+
+
+def test_an_empty_expected_value_is_imported_as_no_gold(tmp_path: Path) -> None:
+    pkg = copy_toy(tmp_path, "toy_form_001")
+
+    def empty(g: dict[str, Any]) -> None:
+        g["artifact_expectations"][0]["fields"][1]["expected"] = ""  # trip_purpose
+
+    edit_yaml(pkg / "grading/gold.yaml", empty)
+    result = import_package(pkg)
+    trip = parse_item(result.item).artifact("expense_1")
+    field = trip.field("trip_purpose") if trip is not None else None
+    assert field is not None and field.gold is None and not field.required
+    (note,) = [n for n in result.unmapped if n.what == "empty expected value of trip_purpose"]
+    assert note.path == "artifact_expectations.trip_purpose.expected"
 
 
 # ---------------------------------------------------------------- the CLI

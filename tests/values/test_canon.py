@@ -7,6 +7,7 @@ import pytest
 from duplexbench.values.canon import (
     Interval,
     address_text,
+    as_boolean,
     canonical_items,
     casefold_text,
     enum_text,
@@ -46,6 +47,45 @@ def test_casefold_and_loose_text() -> None:
     assert casefold_text("Straße") == "strasse"
     assert casefold_text("a, b") == "a, b"
     assert loose_text("Follow-up: call back.") == "follow up call back"
+
+
+@pytest.mark.parametrize(
+    ("text", "loose"),
+    [
+        ("-5 degrees", "-5 degrees"),
+        ("\u22125", "-5"),
+        ("(+5)", "+5"),
+        ("a-5", "a 5"),  # a hyphen after a word is no sign
+        ("5% discount", "5 % discount"),
+        ("5.5 hours.", "5.5 hours"),
+        ("v1.2.3", "v1.2.3"),
+        ("$5 < €6", "$ 5 < € 6"),
+        ("R&D / sales", "r d sales"),
+    ],
+)
+def test_loose_text_keeps_what_changes_a_meaning(text: str, loose: str) -> None:
+    assert loose_text(text) == loose
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (True, True),
+        ("TRUE", True),
+        ("Yes.", True),
+        ("'y'", True),
+        (False, False),
+        ("false", False),
+        ("No!", False),
+        ("n", False),
+        ("maybe", None),
+        (1, None),
+        (None, None),
+        ("yes please", None),
+    ],
+)
+def test_as_boolean(value: object, expected: bool | None) -> None:
+    assert as_boolean(value) is expected
 
 
 def test_enum_text() -> None:
@@ -107,12 +147,31 @@ def test_split_items() -> None:
 
 
 def test_canonical_items() -> None:
-    assert canonical_items("Apples, apples. and PEARS!", "casefold_exact") == [
+    gold = ["apples", "pears"]
+    assert canonical_items("Apples, apples. and PEARS!", "casefold_exact", gold=gold) == [
         "apples",
         "apples",
         "pears",
     ]
     assert canonical_items(["Apples", "apples"], "exact") == ["Apples", "apples"]
+    assert canonical_items("a, b, and c", "casefold_exact") == ["a", "b", "c"]
+
+
+def test_and_splits_only_where_the_gold_allows() -> None:
+    # Without a gold (the gold itself, canonical text) "and" never splits.
+    assert canonical_items("Rock and Roll", "casefold_exact") == ["rock and roll"]
+    assert canonical_items("R&D, Sales", "casefold_exact") == ["r&d", "sales"]
+    rock_roll = ["rock", "roll"]
+    assert canonical_items("rock and roll", "casefold_exact", gold=rock_roll) == rock_roll
+    whole = ["rock and roll"]
+    assert canonical_items("Rock and Roll", "casefold_exact", gold=whole) == whole
+    # Split everywhere except inside a gold element.
+    gold = ["research and development", "sales"]
+    said = "Research and Development and Sales"
+    assert canonical_items(said, "casefold_exact", gold=gold) == gold
+    assert canonical_items("x & y", "casefold_exact", gold=["z"]) == ["x", "y"]
+    # A list's elements are never split.
+    assert canonical_items(["rock and roll"], "casefold_exact", gold=rock_roll) == whole
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""parse_date and parse_clock: written and spoken forms."""
+"""parse_date, parse_month_day and parse_clock: written and spoken forms."""
 
 from __future__ import annotations
 
@@ -6,7 +6,13 @@ import datetime
 
 import pytest
 
-from duplexbench.values.dates import parse_clock, parse_date
+from duplexbench.values.dates import (
+    YEAR_PIVOT,
+    expand_year,
+    parse_clock,
+    parse_date,
+    parse_month_day,
+)
 
 MARCH_5 = datetime.date(2026, 3, 5)
 
@@ -123,3 +129,46 @@ def test_clock(text: str, minutes: int) -> None:
 @pytest.mark.parametrize("text", ["14", "25:00", "13pm", "0am", "14:60", "pm", "ham", 14, None])
 def test_clock_rejects(text: object) -> None:
     assert parse_clock(text) is None
+
+
+@pytest.mark.parametrize(
+    ("two_digits", "year"), [(0, 2000), (26, 2026), (68, 2068), (69, 1969), (99, 1999)]
+)
+def test_two_digit_years_pivot_at_69(two_digits: int, year: int) -> None:
+    assert YEAR_PIVOT == 69
+    assert expand_year(two_digits) == year
+    assert parse_date(f"3/5/{two_digits:02d}") == datetime.date(year, 3, 5)
+
+
+def test_spoken_two_digit_year_follows_the_pivot() -> None:
+    assert parse_date("March 5, '99") == datetime.date(1999, 3, 5)
+
+
+@pytest.mark.parametrize("text", ["20260305", "20260305T1430", "20260305t143000z"])
+def test_compact_iso(text: str) -> None:
+    assert parse_date(text) == MARCH_5
+
+
+@pytest.mark.parametrize("text", ["20261305", "20260230", "2026035", "202603051"])
+def test_compact_iso_rejects_impossible_dates(text: str) -> None:
+    assert parse_date(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["May 5", "may 5th", "5 May", "the fifth of May", "Tuesday, May 5", "--05-05", "5/5"],
+)
+def test_month_day(text: str) -> None:
+    assert parse_date(text) is None  # no year: not a calendar date
+    assert parse_month_day(text) == (5, 5)
+
+
+def test_month_day_day_first_and_leap_day() -> None:
+    assert parse_month_day("3/5") == (3, 5)
+    assert parse_month_day("3/5", day_first=True) == (5, 3)
+    assert parse_month_day("Feb 29") == (2, 29)
+
+
+@pytest.mark.parametrize("text", ["Feb 30", "May", "May 5, 2026", "13/5", 5, None, "5"])
+def test_month_day_rejects(text: object) -> None:
+    assert parse_month_day(text) is None

@@ -15,6 +15,9 @@ approvals, knowledge. Each check returns (path, message) per problem.
 - knowledge: a field whose gold is evidenced by a document agrees with it
   (states it), unless its provenance says it is `computed:<document>` (derived
   by a rule the document gives).
+- gradable: every gold value is one its grader can pass; under
+  `numeric_tolerance` it holds one single number ("about 5 or 6" does not).
+  (An empty gold is refused earlier, by the item checks.)
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from typing import Any
 
 from duplexbench.items.artifacts import ArtifactField
 from duplexbench.items.plans import plan_facts
+from duplexbench.items.predicates import FieldEquals
 from duplexbench.items.tools import action_type, is_gated
 from duplexbench.items.user import Fact
 from duplexbench.items.workflow import WorkflowItem
@@ -36,6 +40,7 @@ from duplexbench.trace.events import (
 )
 from duplexbench.users.readback import plain_value
 from duplexbench.values.graders import values_match
+from duplexbench.values.numbers import parse_number
 
 Problems = list[tuple[str, str]]
 MIN_DISTINCT = 5
@@ -280,3 +285,28 @@ def trace_reveal_problems(item: WorkflowItem, events: list[TraceEvent]) -> Probl
         if not ok:
             problems.append(("user", f"{fact!r} ({rule}) was revealed by {because!r}"))
     return problems
+
+
+def gradable_problems(item: WorkflowItem) -> tuple[Problems, int]:
+    """Gold values their grader cannot pass: under `numeric_tolerance`, a gold (a field's,
+    or a `field_equals` predicate's) without one single number; and how many were checked."""
+    problems: Problems = []
+    golds: list[tuple[str, ArtifactField, object]] = []
+    for i, artifact in enumerate(item.artifacts):
+        for j, fld in enumerate(artifact.fields):
+            if fld.graded:
+                golds.append((f"artifacts[{i}].fields[{j}].gold", fld, fld.gold))
+    for group, preds in (("terminal", item.gold.terminal), ("critical", item.gold.critical)):
+        for k, pred in enumerate(preds):
+            if not isinstance(pred, FieldEquals):
+                continue
+            owner = item.artifact(pred.artifact)
+            target = owner.field(pred.field) if owner is not None else None
+            if target is not None:
+                golds.append((f"gold.{group}[{k}].value", target, pred.value))
+    for path, fld, gold in golds:
+        if fld.grader == "numeric_tolerance" and parse_number(gold) is None:
+            problems.append(
+                (path, f"{gold!r} is not one single number; numeric_tolerance cannot grade it")
+            )
+    return problems, len(golds)

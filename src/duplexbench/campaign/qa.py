@@ -4,7 +4,8 @@ Agent checks (text channel; `audio=True` adds the clean audio channel): the
 `oracle` must pass every item (WS = 1); `noop`, `silent` and `shortcut`
 (commits at once without asking) must fail every item. Audits
 (`campaign/audit.py`): leakage, gold provenance, corrections, approvals,
-knowledge. Every check reports how many items it passed and failed.
+knowledge, gradable gold. Every check reports how many items it passed and
+failed.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ CHECKS = (
     "corrections supersede",
     "approvals reachable",
     "knowledge agrees with gold",
+    "gold is gradable",
 )
 
 
@@ -122,6 +124,7 @@ def check_item_quality(item: WorkflowItem, report: QualityReport) -> None:
         ("corrections supersede", "corrections", audit.correction_problems),
         ("approvals reachable", "gated actions", audit.approval_problems),
         ("knowledge agrees with gold", "knowledge fields", audit.knowledge_problems),
+        ("gold is gradable", "gold values", audit.gradable_problems),
     ):
         problems, n = run(item)
         report.record(check, item.id, problems)

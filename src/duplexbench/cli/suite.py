@@ -76,8 +76,10 @@ def validate_command(suite: str, as_json: bool, no_solve: bool) -> None:
     leaks before its reveal (static texts and the oracle's run); every gold
     value comes from a source that holds it; every correction supersedes an
     earlier fact; every gated action has a reachable approval; knowledge
-    documents agree with the gold. Generated suites also report how many
-    candidate items the generator rejected, and why. Exits 1 on any problem.
+    documents agree with the gold; every gold value is one its grader can pass
+    (not empty; one single number under numeric_tolerance). Generated suites
+    also report how many candidate items the generator rejected, and why.
+    Exits 1 on any problem.
 
     Action suites (family `action`): every item's schema and cross-field
     checks (annotations inside the audio, fields each condition requires,

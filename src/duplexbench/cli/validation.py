@@ -17,6 +17,7 @@ LABELS = {
     "corrections supersede": "corrections supersede an earlier fact",
     "approvals reachable": "gated actions have a reachable approval",
     "knowledge agrees with gold": "knowledge documents agree with gold",
+    "gold is gradable": "every gold value is one its grader can pass",
 }
 
 

@@ -154,6 +154,18 @@ def _check_field(path: str, fld: ArtifactField, doc_ids: set[str], found: Found)
             found.append((f"{path}.gold", f"{fld.gold!r} is not one of the enum values"))
     if fld.required and fld.gold is None:
         found.append((f"{path}.gold", "a required field needs a gold value"))
+    if _empty(fld.gold):
+        found.append((f"{path}.gold", EMPTY_GOLD))
+
+
+EMPTY_GOLD = "an empty gold value can never pass (an empty value scores 0); use null for no gold"
+
+
+def _empty(value: object) -> bool:
+    """An empty string (or only whitespace), list or mapping; null is no gold, not empty."""
+    if isinstance(value, str):
+        return not value.strip()
+    return isinstance(value, list | dict) and not value
 
 
 def _field_exists(item: WorkflowItem, ref: str) -> bool:
@@ -285,6 +297,8 @@ def _predicate_problem(item: WorkflowItem, pred: Predicate) -> str | None:
         return f"unknown artifact {pred.artifact!r}"
     if isinstance(pred, FieldEquals) and not _field_exists(item, f"{pred.artifact}.{pred.field}"):
         return f"unknown artifact field {pred.artifact}.{pred.field}"
+    if isinstance(pred, FieldEquals) and (pred.value is None or _empty(pred.value)):
+        return EMPTY_GOLD
     if isinstance(pred, RecordMatches) and pred.table not in item.database:
         return f"unknown table {pred.table!r}"
     if isinstance(pred, ActionExecuted | CommitAuthorized) and pred.action not in actions:

@@ -41,8 +41,30 @@ FIELD_TYPES = {
     "INTERVAL": "interval",
     "RANGE": "interval",
 }
+APEX_GRADERS = {
+    "exact": "exact",
+    "casefold_exact": "casefold_exact",
+    "normalized_phone": "phone",
+    "normalized_date": "date",
+    "normalized_address": "address",
+    "enum": "enum",
+    "numeric_tolerance": "numeric_tolerance",
+    "set_exact": "set_exact",
+    "set_f1": "set_f1",
+    "set_precision": "set_precision",
+    "set_recall": "set_recall",
+    "ordered_list": "ordered_list",
+    "interval_overlap": "interval_overlap",
+    "semantic": "semantic",
+    "claim_atoms": "semantic",
+}
+"""The 15 field graders of APEX-Voice (its `FieldGrader` enum) and the duplexbench grader
+doing the same job. claim_atoms has no counterpart (its claim lists are not imported):
+semantic is the closest, and the report notes it."""
 GRADER_ALIASES = {"numeric": "numeric_tolerance", "number": "numeric_tolerance"}
+"""Other spellings seen in packages."""
 GRADER_CLOSEST = {"claim_atoms": "semantic", "llm_judge": "semantic", "fuzzy": "semantic"}
+"""Graders duplexbench does not have, and the one used instead (noted in the report)."""
 OPTION_KEYS = {
     "numeric_tolerance": ("tolerance", "relative"),
     "date": ("day_first",),
@@ -88,8 +110,8 @@ class WorkParts:
 def _grader(ctx: Ctx, raw: Any, where: tuple[str, str]) -> str:
     name = str(raw or "casefold_exact").lower()
     name = GRADER_ALIASES.get(name, name)
-    if name in GRADER_OPTIONS:
-        return name
+    if name not in GRADER_CLOSEST and (mapped := APEX_GRADERS.get(name, name)) in GRADER_OPTIONS:
+        return mapped
     closest = GRADER_CLOSEST.get(name, "casefold_exact")
     ctx.note(where[0], where[1], f"grader {raw}", f"no such grader in duplexbench; used {closest}")
     return closest
@@ -129,16 +151,7 @@ def _field(ctx: Ctx, spec: dict[str, Any], expect: dict[str, Any] | None, where:
     out: dict[str, Any] = {"name": name, "type": ftype}
     if spec.get("description"):
         out["description"] = str(spec["description"])
-    required = bool(merged.get("required", False))
-    gold = expect.get("expected") if expect is not None else None
-    if required and gold is None:
-        ctx.note(
-            WORKSPACE,
-            where,
-            f"field {name}",
-            "required but no expected value; imported as optional and ungraded",
-        )
-        required = False
+    gold, required = _gold(ctx, expect, bool(merged.get("required", False)), name, where)
     out |= {"required": required, "grader": grader}
     if options:
         out["grader_options"] = options
@@ -156,6 +169,34 @@ def _field(ctx: Ctx, spec: dict[str, Any], expect: dict[str, Any] | None, where:
         ctx, spec, WORKSPACE, where, FIELD_KEYS | {"dependents"}, why="no counterpart on a field"
     )
     return out
+
+
+def _gold(
+    ctx: Ctx, expect: dict[str, Any] | None, required: bool, name: str, where: str
+) -> tuple[Any, bool]:
+    """The field's gold value and whether it is required. An empty expected value ("",
+    [] or {}) is imported as no gold: in duplexbench an empty value never passes, and
+    `suite validate` refuses an empty gold."""
+    gold = expect.get("expected") if expect is not None else None
+    if isinstance(gold, str | list | dict) and not (
+        gold.strip() if isinstance(gold, str) else gold
+    ):
+        ctx.note(
+            GOLD,
+            f"artifact_expectations.{name}.expected",
+            f"empty expected value of {name}",
+            "an empty value never passes in duplexbench; imported as optional and ungraded",
+        )
+        return None, False
+    if required and gold is None:
+        ctx.note(
+            WORKSPACE,
+            where,
+            f"field {name}",
+            "required but no expected value; imported as optional and ungraded",
+        )
+        required = False
+    return gold, required
 
 
 def _expectations(ctx: Ctx) -> dict[str, dict[str, Any]]:

@@ -6,12 +6,12 @@ addresses, numbers, sets, intervals, ...) before it is compared with its gold va
 
 from duplexbench.values.canon import (
     address_text,
+    as_boolean,
     casefold_text,
-    parse_interval,
     phone_digits,
     split_items,
 )
-from duplexbench.values.dates import parse_clock, parse_date
+from duplexbench.values.dates import parse_clock, parse_date, parse_month_day
 from duplexbench.values.graders import (
     GraderFn,
     canonical_text,
@@ -21,11 +21,13 @@ from duplexbench.values.graders import (
     registered_graders,
     values_match,
 )
+from duplexbench.values.intervals import parse_interval
 from duplexbench.values.numbers import parse_number
 
 __all__ = [
     "GraderFn",
     "address_text",
+    "as_boolean",
     "canonical_text",
     "casefold_text",
     "grade",
@@ -33,6 +35,7 @@ __all__ = [
     "parse_clock",
     "parse_date",
     "parse_interval",
+    "parse_month_day",
     "parse_number",
     "phone_digits",
     "register_grader",

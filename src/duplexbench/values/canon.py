@@ -1,25 +1,50 @@
-"""Canonical forms of dictated values: text, phones, addresses, sets and lists, intervals.
+"""Canonical forms of dictated values: text, booleans, phones, addresses, sets and lists.
 
 Each function takes any JSON value and never raises; where a value cannot be read as
-the asked-for type the function returns None.
+the asked-for type the function returns None. Intervals live in
+:mod:`duplexbench.values.intervals` (``parse_interval`` and ``Interval`` are re-exported
+here).
 """
 
 from __future__ import annotations
 
-import datetime
-import math
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
 
-from duplexbench.values.dates import parse_clock, parse_date
-from duplexbench.values.numbers import format_number, int_prefix, ordinal_suffix, parse_number
+from duplexbench.values.intervals import Interval, parse_interval
+from duplexbench.values.numbers import format_number, int_prefix, ordinal_suffix
+
+__all__ = [
+    "ADDRESS_ABBREVIATIONS",
+    "Interval",
+    "address_text",
+    "as_boolean",
+    "canonical_items",
+    "casefold_text",
+    "enum_text",
+    "is_empty",
+    "item_key",
+    "loose_text",
+    "normalize_text",
+    "parse_interval",
+    "phone_digits",
+    "split_items",
+    "value_to_text",
+]
 
 _QUOTES = "\"'“”‘’«»`"
 _TRAILING_PUNCT = ".!?,"
 _SPLIT = re.compile(r"\s*(?:[,;\n&]|\band\b)\s*", re.IGNORECASE)
+_HARD_SPLIT = re.compile(r"\s*[,;\n]\s*")
+_SOFT_SPLIT = re.compile(r"(\s+(?:and|&)\s+)", re.IGNORECASE)
+_LEADING_AND = re.compile(r"^(?:and|&)\s+", re.IGNORECASE)
+_SIGN = re.compile(r"(?<![\w.])[-+](?=\.?[0-9])")
+_DECIMAL_POINT = re.compile(r"(?<=[0-9])\.(?=[0-9])")
+_KEPT_CATEGORIES = frozenset({"Sm", "Sc", "So"})
+_KEPT_MARKS = frozenset("%‰")
+_TRUE_WORDS = frozenset({"true", "yes", "y"})
+_FALSE_WORDS = frozenset({"false", "no", "n"})
 _BULLET = re.compile(r"^(?:[-*•]|[0-9]{1,3}[.)])\s+")
 _WORD = re.compile(r"[0-9]+|[^\W\d_]+")
 
@@ -114,8 +139,39 @@ def casefold_text(value: object) -> str:
 
 
 def loose_text(value: object) -> str:
-    """Casefolded text with every punctuation mark turned into a space."""
-    return normalize_text(re.sub(r"[^\w\s]|_", " ", casefold_text(value)))
+    """Casefolded text with punctuation turned into spaces, keeping what changes a meaning.
+
+    Kept: a sign before a number ("-5", "+5"; "\u2212" reads as "-"), a decimal point
+    between digits ("5.5"), percent and per-mille signs, and currency, math and other
+    symbols ("$", "<", "°"), each symbol as a word of its own ("5%" -> "5 %"). So
+    "-5 degrees" is not "5 degrees" and "5% discount" is not "5 discount"; hyphens,
+    dashes, quotes and other punctuation still become spaces ("follow-up" -> "follow up").
+    """
+    text = casefold_text(value).replace("\u2212", "-")
+    kept = {m.start() for m in _SIGN.finditer(text)}
+    kept |= {m.start() for m in _DECIMAL_POINT.finditer(text)}
+    out: list[str] = []
+    for i, char in enumerate(text):
+        if char.isalnum() or char.isspace() or i in kept:
+            out.append(char)
+        elif char in _KEPT_MARKS or unicodedata.category(char) in _KEPT_CATEGORIES:
+            out.append(f" {char} ")
+        else:
+            out.append(" ")
+    return normalize_text("".join(out))
+
+
+def as_boolean(value: object) -> bool | None:
+    """A JSON boolean, or a string spelling one ("true"/"yes"/"y", "false"/"no"/"n", any
+    case, quotes and trailing punctuation ignored); None for anything else."""
+    if isinstance(value, bool):
+        return value
+    if not isinstance(value, str):
+        return None
+    text = casefold_text(value)
+    if text in _TRUE_WORDS:
+        return True
+    return False if text in _FALSE_WORDS else None
 
 
 def enum_text(value: object) -> str:
@@ -202,7 +258,8 @@ def split_items(value: object) -> list[str] | None:
 
     A list gives its elements; a string is split on commas, semicolons, newlines, "&"
     and the word "and" (leading bullets such as "- " or "1. " are dropped). Blank
-    elements are dropped. Dicts and other values give None.
+    elements are dropped. Dicts and other values give None. The graders do not use
+    this: they split on "and" only where the gold allows it (:func:`canonical_items`).
     """
     if isinstance(value, list | tuple):
         raw = [value_to_text(item) for item in value]
@@ -221,135 +278,64 @@ def item_key(item: str, item_grader: str) -> str:
     return normalize_text(item) if item_grader == "exact" else casefold_text(item)
 
 
-def canonical_items(value: object, item_grader: str) -> list[str] | None:
-    """Canonical elements in order (duplicates kept), or None when not list-like."""
-    items = split_items(value)
-    if items is None:
-        return None
-    keys = [item_key(item, item_grader) for item in items]
-    return [key for key in keys if key]
-
-
-# --- intervals ----------------------------------------------------------------------------
-
-EndpointKind = Literal["number", "clock", "date", "datetime"]
-_INTERVAL_SEPARATORS = (
-    re.compile(r"\s+(?:to|until|till|til|through|thru)\s+", re.IGNORECASE),
-    re.compile(r"\s*[–—]\s*"),
-    re.compile(r"\s+-\s+"),
-    re.compile(r"\s+and\s+", re.IGNORECASE),
-    re.compile(r"-"),
-)
-_INTERVAL_PREFIX = re.compile(r"^(?:from|between)\s+", re.IGNORECASE)
-_ISO_DATETIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{1,2}:[0-9]{2}")
-_HAS_MERIDIEM = re.compile(r"[0-9\s]([ap])\.?\s*m\.?$", re.IGNORECASE)
-_EPOCH = datetime.datetime(1970, 1, 1)
-_MAX_INTERVAL_CHARS = 200
-"""Longer strings are not read as intervals (splitting them is quadratic)."""
-
-
-@dataclass(frozen=True)
-class Interval:
-    """A closed interval on one scale: numbers, minutes after midnight, or epoch minutes."""
-
-    kind: EndpointKind
-    start: float
-    end: float
-
-    @property
-    def scale(self) -> str:
-        """Intervals on the same scale can be compared (dates and datetimes share one)."""
-        return "timeline" if self.kind in ("date", "datetime") else self.kind
-
-    def describe(self) -> str:
-        """Stable text such as "14:00-15:30", "2026-03-05/2026-03-07" or "8-10"."""
-        return f"{_format_endpoint(self.kind, self.start)}/{_format_endpoint(self.kind, self.end)}"
-
-
-def _format_endpoint(kind: EndpointKind, value: float) -> str:
-    if kind == "clock":
-        return f"{int(value) // 60:02d}:{int(value) % 60:02d}"
-    if kind in ("date", "datetime"):
-        moment = _EPOCH + datetime.timedelta(minutes=value)
-        return moment.date().isoformat() if kind == "date" else moment.isoformat(timespec="minutes")
-    return format_number(value)
-
-
-def _datetime_minutes(text: str) -> float | None:
-    if not _ISO_DATETIME.match(text):
-        return None
-    try:
-        moment = datetime.datetime.fromisoformat(text.replace("z", "Z"))
-    except ValueError:
-        return None
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(datetime.UTC).replace(tzinfo=None)
-    return (moment - _EPOCH).total_seconds() / 60
-
-
-def parse_endpoint(value: object) -> tuple[EndpointKind, float] | None:
-    """One interval endpoint: a number, a clock time, an ISO datetime, or a date."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        number = parse_number(value)
-        return ("number", number) if number is not None else None
+def _hard_items(value: object) -> tuple[list[str], bool] | None:
+    """Elements split on commas, semicolons and newlines, and whether they came from a
+    string (so that "and" may split them further)."""
+    if isinstance(value, list | tuple):
+        return [value_to_text(item) for item in value], False
+    if isinstance(value, bool | int | float):
+        return [value_to_text(value)], False
     if not isinstance(value, str):
         return None
-    text = normalize_text(value)
-    clock = parse_clock(text)
-    if clock is not None:
-        return "clock", float(clock)
-    moment = _datetime_minutes(text)
-    if moment is not None:
-        return "datetime", moment
-    date = parse_date(text)
-    if date is not None:
-        return "date", float((date - _EPOCH.date()).days * 1440)
-    number = parse_number(text)
-    return ("number", number) if number is not None else None
+    pieces = _HARD_SPLIT.split(unicodedata.normalize("NFKC", value))
+    pieces = [_LEADING_AND.sub("", _BULLET.sub("", piece.strip())) for piece in pieces]
+    return pieces, True
 
 
-def _make_interval(start: object, end: object) -> Interval | None:
-    first, last = parse_endpoint(start), parse_endpoint(end)
-    if isinstance(start, str) and isinstance(end, str) and first and last:
-        meridiem = _HAS_MERIDIEM.search(end.strip())
-        if first[0] == "number" and last[0] == "clock" and meridiem:
-            first = parse_endpoint(f"{start} {meridiem[1]}m")
-    if first is None or last is None or first[0] != last[0]:
+def _split_on_and(piece: str, item_grader: str, gold: frozenset[str]) -> list[str]:
+    """``piece`` split at each " and " / " & ", except inside a run that is a gold element:
+    gold {"rock", "roll"} splits "rock and roll"; gold {"rock and roll"} keeps it whole."""
+    parts = _SOFT_SPLIT.split(piece)
+    words, separators = parts[0::2], parts[1::2]
+
+    def joined(i: int, j: int) -> str:
+        return "".join(w + s for w, s in zip(words[i:j], separators[i:j], strict=False)) + words[j]
+
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        j = next(
+            (
+                j
+                for j in range(len(words) - 1, i, -1)
+                if item_key(joined(i, j), item_grader) in gold
+            ),
+            i,
+        )
+        out.append(joined(i, j))
+        i = j + 1
+    return out
+
+
+def canonical_items(
+    value: object, item_grader: str, gold: Sequence[str] | None = None
+) -> list[str] | None:
+    """Canonical elements in order (duplicates kept), or None when not list-like.
+
+    A list gives its elements. A string is split on commas, semicolons and newlines
+    (leading bullets and a leading "and " are dropped: "a, b, and c" is three). "and"
+    and "&" split a string further only when ``gold`` (the gold value's canonical
+    elements) is given, and never inside a run of words that is one of its elements:
+    against gold ["rock", "roll"] "rock and roll" is two elements, against gold
+    ["rock and roll"] it is one. A gold written as one string is therefore never split
+    on "and" ("Rock and Roll" is one element, and "rock, roll" does not match it).
+    """
+    found = _hard_items(value)
+    if found is None:
         return None
-    kind, low, high = first[0], first[1], last[1]
-    if kind == "clock" and high == 0 and low > 0:
-        high = 1440.0  # "10pm to midnight"
-    if high < low or not (math.isfinite(low) and math.isfinite(high)):
-        return None
-    return Interval(kind, low, high)
-
-
-def _interval_from_text(text: str) -> Interval | None:
-    text = _INTERVAL_PREFIX.sub("", normalize_text(text))
-    if len(text) > _MAX_INTERVAL_CHARS:
-        return None
-    for separator in _INTERVAL_SEPARATORS:
-        for match in separator.finditer(text):
-            left, right = text[: match.start()], text[match.end() :]
-            if left.strip() and right.strip():
-                interval = _make_interval(left, right)
-                if interval is not None:
-                    return interval
-    return None
-
-
-def parse_interval(value: object) -> Interval | None:
-    """An interval from [start, end], {"start": .., "end": ..} or "A - B" / "A to B" / "from A
-    until B"; None when it does not parse, the endpoints differ in kind, or end < start."""
-    if isinstance(value, list | tuple):
-        return _make_interval(value[0], value[1]) if len(value) == 2 else None
-    if isinstance(value, dict):
-        for start_key, end_key in (("start", "end"), ("from", "to")):
-            if start_key in value and end_key in value:
-                return _make_interval(value[start_key], value[end_key])
-        return None
-    if isinstance(value, str):
-        return _interval_from_text(value)
-    return None
+    pieces, from_string = found
+    if from_string and gold is not None:
+        allowed = frozenset(gold)
+        pieces = [part for piece in pieces for part in _split_on_and(piece, item_grader, allowed)]
+    keys = [item_key(normalize_text(piece), item_grader) for piece in pieces]
+    return [key for key in keys if key]

@@ -1,9 +1,13 @@
 """Calendar dates and clock times, written or spoken.
 
-:func:`parse_date` turns "2026-03-05", "3/5/26", "Thursday, March 5, 2026", "the fifth
-of March, 2026" or "march the fifth two thousand twenty six" into a
-:class:`datetime.date`. :func:`parse_clock` turns "14:00", "2:30 p.m.", "noon" or
-"14h30" into minutes after midnight.
+:func:`parse_date` turns "2026-03-05", "20260305", "3/5/26", "Thursday, March 5, 2026",
+"the fifth of March, 2026" or "march the fifth two thousand twenty six" into a
+:class:`datetime.date`. :func:`parse_month_day` reads a date without a year ("May 5",
+"the fifth of May", "3/5") as (month, day). :func:`parse_clock` turns "14:00", "2:30
+p.m.", "noon" or "14h30" into minutes after midnight.
+
+Two-digit years follow the POSIX ``strptime`` ``%y`` pivot: 69-99 are 1969-1999 and
+00-68 are 2000-2068 ("3/5/99" is 1999-03-05, "3/5/26" is 2026-03-05).
 """
 
 from __future__ import annotations
@@ -47,6 +51,8 @@ _WEEKDAYS = frozenset(
 )
 _FILLER = frozenset({"the", "of", "on", "in", "year", "day", "at"})
 _ISO = re.compile(r"([0-9]{4})[-/.]([0-9]{1,2})[-/.]([0-9]{1,2})(?:[t\s].*)?")
+_COMPACT_ISO = re.compile(r"([0-9]{4})([0-9]{2})([0-9]{2})(?:t[0-9]{2,6}z?)?")
+_MONTH_DAY = re.compile(r"(?:--([0-9]{2})-([0-9]{2}))|([0-9]{1,2})/([0-9]{1,2})")
 _NUMERIC = re.compile(r"([0-9]{1,2})[-/.]([0-9]{1,2})[-/.]([0-9]{4}|[0-9]{2})")
 _TOKEN = re.compile(r"([0-9]+)(?:st|nd|rd|th)?(?![^\W\d_])|[^\W\d_]+")
 _CLOCK = re.compile(r"([0-9]{1,2})(?:(?::|h)([0-9]{2})(?::[0-9]{2}(?:\.[0-9]+)?)?|(h))?")
@@ -54,6 +60,14 @@ _MERIDIEM = re.compile(r"^(.*?)(?:(?<=[0-9])|\s+)([ap])\.?\s*m\.?$")
 _ZERO_WORDS = frozenset({"oh", "o", "zero"})
 _MAX_DATE_TOKENS = 16
 _MAX_CLOCK_CHARS = 40
+YEAR_PIVOT = 69
+"""Two-digit years below this are 20YY, the rest 19YY (POSIX ``strptime`` ``%y``)."""
+_LEAP_YEAR = 2000
+
+
+def expand_year(two_digits: int) -> int:
+    """A two-digit year on the POSIX pivot: 99 -> 1999, 69 -> 1969, 68 -> 2068, 5 -> 2005."""
+    return two_digits + (1900 if two_digits >= YEAR_PIVOT else 2000)
 
 
 def _make_date(year: int, month: int, day: int) -> datetime.date | None:
@@ -99,7 +113,7 @@ def _year(tokens: Sequence[str]) -> int | None:
         digits = tokens[0]
         if len(digits) == 4:
             return int(digits)
-        return 2000 + int(digits) if len(digits) == 2 else None
+        return expand_year(int(digits)) if len(digits) == 2 else None
     value = words_to_int(tokens)
     if value is not None and 1000 <= value <= 9999:
         return value
@@ -116,16 +130,25 @@ def _day_year_splits(tokens: Sequence[str], month: int) -> set[datetime.date]:
     return found
 
 
-def _textual_date(text: str) -> datetime.date | None:
+def _date_tokens(text: str) -> tuple[list[str], int] | None:
+    """Tokens without fillers and weekdays, and the position of the one month name."""
     tokens = [m.group(1) or m.group(0) for m in _TOKEN.finditer(text)]
     tokens = [t for t in tokens if t not in _FILLER and t not in _WEEKDAYS]
     positions = [i for i, token in enumerate(tokens) if token in MONTHS]
     if len(tokens) > _MAX_DATE_TOKENS or len(positions) != 1:
         return None
+    return tokens, positions[0]
+
+
+def _textual_date(text: str) -> datetime.date | None:
+    found_tokens = _date_tokens(text)
+    if found_tokens is None:
+        return None
+    tokens, position = found_tokens
     if any(len(t) > 4 and t.isdigit() for t in tokens):
         return None
-    month = MONTHS[tokens[positions[0]]]
-    before, after = tokens[: positions[0]], tokens[positions[0] + 1 :]
+    month = MONTHS[tokens[position]]
+    before, after = tokens[:position], tokens[position + 1 :]
     found: set[datetime.date] = set()
     if before and after:
         for day_tokens, year_tokens in ((before, after), (after, before)):
@@ -140,10 +163,12 @@ def _textual_date(text: str) -> datetime.date | None:
 def parse_date(text: object, day_first: bool = False) -> datetime.date | None:
     """The calendar date written or spoken in ``text``, or None.
 
-    Numeric forms: ISO "2026-03-05" / "2026/03/05" (a trailing time is ignored), US
-    "3/5/2026" and "3-5-26" (two-digit years are 20YY), or "5/3/2026" when
-    ``day_first``. Textual forms need one month name or abbreviation plus a day and
-    a year in digits or words; weekdays and "the"/"of" are ignored.
+    Numeric forms: ISO "2026-03-05" / "2026/03/05" and compact ISO "20260305" (a
+    trailing time is ignored), US "3/5/2026" and "3-5-26", or "5/3/2026" when
+    ``day_first``. Two-digit years follow :data:`YEAR_PIVOT` ("99" is 1999, "26" is
+    2026). Textual forms need one month name or abbreviation plus a day and a year in
+    digits or words; weekdays and "the"/"of" are ignored. A date without a year is
+    not a date here (see :func:`parse_month_day`).
     """
     if isinstance(text, datetime.datetime):
         return text.date()
@@ -152,15 +177,44 @@ def parse_date(text: object, day_first: bool = False) -> datetime.date | None:
     if not isinstance(text, str):
         return None
     normalized = _normalize(text)
-    if match := _ISO.fullmatch(normalized):
+    if match := _ISO.fullmatch(normalized) or _COMPACT_ISO.fullmatch(normalized):
         return _make_date(int(match[1]), int(match[2]), int(match[3]))
     if match := _NUMERIC.fullmatch(normalized):
         first, second, year = int(match[1]), int(match[2]), int(match[3])
         if len(match[3]) == 2:
-            year += 2000
+            year = expand_year(year)
         month, day = (second, first) if day_first else (first, second)
         return _make_date(year, month, day)
     return _textual_date(normalized)
+
+
+def parse_month_day(text: object, day_first: bool = False) -> tuple[int, int] | None:
+    """(month, day) of a date written without a year, or None.
+
+    Accepts "May 5", "may 5th", "5 May", "the fifth of May", "Tuesday, May 5", ISO
+    "--05-05" and numeric "5/5" (month first, or day first when ``day_first``). A
+    value with a year is not read here: use :func:`parse_date`.
+    """
+    if not isinstance(text, str):
+        return None
+    normalized = _normalize(text)
+    if match := _MONTH_DAY.fullmatch(normalized):
+        if match[1] is not None:
+            month, day = int(match[1]), int(match[2])
+        else:
+            first, second = int(match[3]), int(match[4])
+            month, day = (second, first) if day_first else (first, second)
+    else:
+        found = _date_tokens(normalized)
+        if found is None:
+            return None
+        tokens, position = found
+        rest = tokens[:position] + tokens[position + 1 :]
+        parsed_day = _day(rest)
+        if parsed_day is None:
+            return None
+        month, day = MONTHS[tokens[position]], parsed_day
+    return (month, day) if _make_date(_LEAP_YEAR, month, day) is not None else None
 
 
 def _spoken_clock(words: Sequence[str]) -> tuple[int, int] | None:

@@ -3,11 +3,17 @@
 Every name in :data:`duplexbench.items.grading.GraderName` is registered here. A field
 counts as correct only at 1.0. An empty predicted value scores 0.0 under every grader,
 and no grader raises on a JSON value: values it cannot read score 0.0.
+
+Before any grader runs, :func:`grade` compares booleans as booleans (a JSON boolean
+against "true"/"yes"/"y" or "false"/"no"/"n", any case) and, for the text graders, a
+JSON number against a string that is a plain decimal numeral (gold 4654.0 matches
+"4654.0" and "4654").
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -21,18 +27,18 @@ from duplexbench.items.grading import (
     SetOptions,
 )
 from duplexbench.values.canon import (
-    Interval,
     address_text,
+    as_boolean,
     canonical_items,
     casefold_text,
     enum_text,
     is_empty,
     loose_text,
-    parse_interval,
     phone_digits,
     value_to_text,
 )
-from duplexbench.values.dates import parse_date
+from duplexbench.values.dates import parse_clock, parse_date, parse_month_day
+from duplexbench.values.intervals import Interval, parse_interval
 from duplexbench.values.numbers import format_number, parse_number
 
 __all__ = [
@@ -50,6 +56,8 @@ GraderFn = Callable[[object, object, StrictModel], float]
 
 _GRADERS: dict[str, GraderFn] = {}
 _OptionsT = TypeVar("_OptionsT", bound=StrictModel)
+_TEXT_GRADERS = frozenset({"exact", "casefold_exact", "semantic"})
+_NUMERAL = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?")
 
 
 def register_grader(name: str) -> Callable[[GraderFn], GraderFn]:
@@ -73,10 +81,35 @@ def grade(spec: GraderSpec, predicted: object, gold: object) -> float:
     """Score ``predicted`` against ``gold`` under ``spec``; 0.0 for an empty prediction."""
     if is_empty(predicted):
         return 0.0
+    if (boolean := _boolean_score(predicted, gold)) is not None:
+        return boolean
+    if spec.name in _TEXT_GRADERS and _same_numeral(predicted, gold):
+        return 1.0
     score = float(_GRADERS[spec.name](predicted, gold, spec.parsed_options()))
     if math.isnan(score):
         return 0.0
     return min(1.0, max(0.0, score))
+
+
+def _boolean_score(predicted: object, gold: object) -> float | None:
+    """Booleans compare as booleans whatever their spelling: a JSON boolean gold against
+    any boolean spelling (anything else scores 0), and a JSON boolean prediction against a
+    gold that spells one. None when neither side is a JSON boolean."""
+    if isinstance(gold, bool):
+        return 1.0 if as_boolean(predicted) is gold else 0.0
+    if isinstance(predicted, bool) and (spelled := as_boolean(gold)) is not None:
+        return 1.0 if spelled is predicted else 0.0
+    return None
+
+
+def _same_numeral(predicted: object, gold: object) -> bool:
+    """A JSON number on one side, a plain decimal numeral of the same value on the other."""
+    for number, other in ((gold, predicted), (predicted, gold)):
+        is_number = isinstance(number, int | float) and not isinstance(number, bool)
+        if is_number and isinstance(other, str) and _NUMERAL.fullmatch(other.strip()):
+            value = parse_number(number)
+            return value is not None and parse_number(other.strip()) == value
+    return False
 
 
 def values_match(spec: GraderSpec, a: object, b: object) -> bool:
@@ -122,13 +155,27 @@ def _enum(predicted: object, gold: object, options: StrictModel) -> float:
 # --- typed scalars ------------------------------------------------------------------------
 
 
+def _month_day(value: object, day_first: bool) -> tuple[int, int] | None:
+    date = parse_date(value, day_first=day_first)
+    return (date.month, date.day) if date is not None else parse_month_day(value, day_first)
+
+
 @register_grader("date")
 def _date(predicted: object, gold: object, options: StrictModel) -> float:
+    """A dated gold compares calendar dates; a gold without a year ("May 5") compares
+    month and day (a prediction with a year matches it too); a time-of-day gold ("14:30")
+    compares clock times (= "2:30 PM"); anything else compares casefolded text."""
     day_first = _options(options, DateOptions).day_first
     gold_date = parse_date(gold, day_first=day_first)
-    if gold_date is None:
-        return _casefold_exact(predicted, gold, options)
-    return _equal(parse_date(predicted, day_first=day_first), gold_date)
+    if gold_date is not None:
+        return _equal(parse_date(predicted, day_first=day_first), gold_date)
+    gold_month_day = parse_month_day(gold, day_first=day_first)
+    if gold_month_day is not None:
+        return _equal(_month_day(predicted, day_first), gold_month_day)
+    gold_clock = parse_clock(gold)
+    if gold_clock is not None:
+        return _equal(parse_clock(predicted), gold_clock)
+    return _casefold_exact(predicted, gold, options)
 
 
 @register_grader("phone")
@@ -158,10 +205,16 @@ def _numeric(predicted: object, gold: object, options: StrictModel) -> float:
 # --- sets and lists -----------------------------------------------------------------------
 
 
-def _sets(predicted: object, gold: object, options: StrictModel) -> tuple[set[str], set[str]]:
+def _items(predicted: object, gold: object, options: StrictModel) -> tuple[list[str], list[str]]:
+    """Canonical elements of both; "and" splits the prediction only where the gold allows."""
     item_grader = _options(options, SetOptions).item_grader
-    p = canonical_items(predicted, item_grader) or []
     g = canonical_items(gold, item_grader) or []
+    p = canonical_items(predicted, item_grader, gold=g) or []
+    return p, g
+
+
+def _sets(predicted: object, gold: object, options: StrictModel) -> tuple[set[str], set[str]]:
+    p, g = _items(predicted, gold, options)
     return set(p), set(g)
 
 
@@ -210,9 +263,7 @@ def _lcs_length(a: list[str], b: list[str]) -> int:
 
 @register_grader("ordered_list")
 def _ordered_list(predicted: object, gold: object, options: StrictModel) -> float:
-    item_grader = _options(options, SetOptions).item_grader
-    p = canonical_items(predicted, item_grader) or []
-    g = canonical_items(gold, item_grader) or []
+    p, g = _items(predicted, gold, options)
     if not p or not g:
         return 0.0
     return _lcs_length(p, g) / max(len(p), len(g))
@@ -245,8 +296,14 @@ def _interval_overlap(predicted: object, gold: object, options: StrictModel) -> 
 
 
 def _canonical_date(value: object, options: StrictModel) -> str | None:
-    date = parse_date(value, day_first=_options(options, DateOptions).day_first)
-    return date.isoformat() if date is not None else None
+    day_first = _options(options, DateOptions).day_first
+    date = parse_date(value, day_first=day_first)
+    if date is not None:
+        return date.isoformat()
+    if (month_day := parse_month_day(value, day_first)) is not None:
+        return f"--{month_day[0]:02d}-{month_day[1]:02d}"
+    clock = parse_clock(value)
+    return f"{clock // 60:02d}:{clock % 60:02d}" if clock is not None else None
 
 
 def _canonical_number(value: object, options: StrictModel) -> str | None:
@@ -290,9 +347,11 @@ _CANONICAL: dict[str, Callable[[object, StrictModel], str | None]] = {
 def canonical_text(spec: GraderSpec, value: object) -> str:
     """A stable canonical string of ``value`` under ``spec``'s grader.
 
-    Dates give "2026-03-05", phones their digits, numbers "200", sets their sorted
-    elements joined by "|", lists their elements in order, intervals "start/end". A
-    value that does not parse falls back to its casefolded text; an empty value is "".
+    Dates give "2026-03-05" ("--05-05" without a year, "14:30" for a time of day),
+    phones their digits, numbers "200", sets their sorted elements joined by "|" (split
+    on commas, semicolons and newlines, never on "and": there is no gold to allow it),
+    lists their elements in order, intervals "start/end". A value that does not parse
+    falls back to its casefolded text; an empty value is "".
     """
     if is_empty(value):
         return ""

@@ -86,6 +86,33 @@ ORDINALS: dict[str, str] = {
 }
 DIGIT_WORDS: dict[str, int] = {"zero": 0, "oh": 0, **UNITS}
 """Words read as single digits after "point" (and in phone numbers)."""
+DENOMINATORS: dict[str, int] = {
+    "half": 2,
+    "third": 3,
+    "quarter": 4,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+}
+"""Singular fraction denominators: "a third", "one quarter" (never "second")."""
+PLURAL_DENOMINATORS: dict[str, int] = {
+    "halves": 2,
+    "thirds": 3,
+    "quarters": 4,
+    "fourths": 4,
+    "fifths": 5,
+    "sixths": 6,
+    "sevenths": 7,
+    "eighths": 8,
+    "ninths": 9,
+    "tenths": 10,
+}
+FRACTION_WORDS = frozenset({"half", "quarter", *PLURAL_DENOMINATORS})
+"""Words that only ever name a fraction; outside a fraction phrase the value has no number."""
 
 _NEGATORS = frozenset({"minus", "negative"})
 _INT_START = frozenset({*UNITS, *TEENS, *TENS, "zero", "a"})
@@ -235,36 +262,93 @@ def _tokens(text: str) -> tuple[list[str], list[float | None]]:
     return words, numbers
 
 
+def _scale_at(words: Sequence[str], i: int) -> int:
+    """The multiplier of a scale word ("hundred", "thousand", ...) at ``words[i]``, else 0."""
+    if i >= len(words):
+        return 0
+    return SCALES.get(words[i], 100 if words[i] == "hundred" else 0)
+
+
+def _fraction_at(words: Sequence[str], i: int) -> tuple[float, int] | None:
+    """A proper fraction from ``words[i]`` on: "half", "a third", "three quarters"."""
+    n = len(words)
+    if i < n and words[i] == "half":
+        return 0.5, i + 1
+    if i + 1 < n and words[i] in ("a", "an", "one") and words[i + 1] in DENOMINATORS:
+        return 1 / DENOMINATORS[words[i + 1]], i + 2
+    numerator = _below_100(words, i)
+    if numerator is not None and numerator[1] < n and words[numerator[1]] in PLURAL_DENOMINATORS:
+        return numerator[0] / PLURAL_DENOMINATORS[words[numerator[1]]], numerator[1] + 1
+    return None
+
+
+def _scaled_fraction(words: Sequence[str], value: float, i: int) -> tuple[float, int]:
+    """A fraction times a following scale: "half a million", "three quarters of a million"."""
+    for skip in ((), ("a",), ("an",), ("of", "a")):
+        j = i + len(skip)
+        if tuple(words[i:j]) == skip and (scale := _scale_at(words, j)):
+            return value * scale, j + 1
+    return value, i
+
+
+def _fraction_tail(words: Sequence[str], value: float, i: int) -> tuple[float, int]:
+    """``value`` (an integer ending before ``words[i]``) with a fraction that follows it:
+    "three quarters" (3 / 4), "one third", "two and a half", "a million and a half"."""
+    n = len(words)
+    if not value.is_integer():
+        return value, i
+    unit = SCALES.get(words[i - 1], 1) if i > 0 else 1
+    if i < n and unit == 1:
+        if words[i] in PLURAL_DENOMINATORS and value >= 2:
+            return _scaled_fraction(words, value / PLURAL_DENOMINATORS[words[i]], i + 1)
+        if words[i] in DENOMINATORS and value == 1:
+            return _scaled_fraction(words, value / DENOMINATORS[words[i]], i + 1)
+    if i + 1 < n and words[i] == "and" and (fraction := _fraction_at(words, i + 1)) is not None:
+        if unit > 1:
+            return value + fraction[0] * unit, fraction[1]
+        return _scaled_fraction(words, value + fraction[0], fraction[1])
+    return value, i
+
+
+def _amount(
+    words: Sequence[str], digits: Sequence[float | None], i: int
+) -> tuple[float, int] | None:
+    """One amount starting at ``words[i]`` (digits, spelled, or a fraction phrase), or None."""
+    digit = digits[i]
+    if digit is not None:
+        value, i = digit, i + 1
+        if scale := _scale_at(words, i):
+            value, i = value * scale, i + 1
+        return _fraction_tail(words, value, i)
+    fraction = _fraction_at(words, i) if words[i] in ("half", "a", "an") else None
+    if fraction is not None:
+        return _scaled_fraction(words, *fraction)
+    if words[i] in _NUMBER_START or words[i] == "a":
+        spelled = _spelled_number(words, i)
+        if spelled is not None:
+            return _fraction_tail(words, *spelled)
+    return None
+
+
 def _numbers_in(text: str) -> list[float] | None:
-    """Every amount mentioned in ``text``; None when a scale word dangles."""
+    """Every amount mentioned in ``text``; None when a scale or fraction word dangles
+    (outside a number: "three quarters" is 0.75, but "the first quarter" has no number)."""
     words, digits = _tokens(text)
     found: list[float] = []
     negate = False
     i = 0
     while i < len(words):
-        word, digit = words[i], digits[i]
-        value: float
-        if digit is not None:
-            value, i = digit, i + 1
-            scale = (
-                SCALES.get(words[i], 100 if words[i] == "hundred" else 0) if i < len(words) else 0
-            )
-            if scale:
-                value, i = value * scale, i + 1
-        elif word in _NEGATORS:
+        word = words[i]
+        if word in _NEGATORS:
             negate, i = True, i + 1
             continue
-        elif word in _NUMBER_START or word == "a":
-            spelled = _spelled_number(words, i)
-            if spelled is None:
-                negate, i = False, i + 1
-                continue
-            value, i = spelled
-        elif word in SCALES or word == "hundred":
-            return None
-        else:
+        amount = _amount(words, digits, i)
+        if amount is None:
+            if word in SCALES or word == "hundred" or word in FRACTION_WORDS:
+                return None
             negate, i = False, i + 1
             continue
+        value, i = amount
         found.append(-value if negate else value)
         negate = False
     return found
