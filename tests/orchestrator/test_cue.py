@@ -120,3 +120,21 @@ def test_llm_controller_failure_is_no_and_the_deadline_still_forces() -> None:
     assert ctl.failures == 1
     deadline = LEAD_IN_END + CONFIG.force_after_ms
     assert ctl.decide(state(deadline, AgentTranscript(20), 0, SILENCE)).forced
+
+
+def test_punctuation_tokens_are_not_played_words() -> None:
+    """A spaced dash is no word: "Okay — got it." is a backchannel, not a takeover."""
+    detector = TakeoverDetector(CONFIG)
+    assert CONFIG.takeover_words == 4
+    dashed = AgentTranscript(20)
+    dashed.current = Utterance(0, 900, ["Okay", "—", "got", "it."], [])
+    assert detector.took_over(dashed) is None
+    dashed.current.words.append("Thanks.")
+    assert detector.took_over(dashed) == "the agent played 4 words"
+    # the cue controller arms only after cue_min_words real words
+    ctl = RuleCueController(CONFIG)
+    t = LEAD_IN_END + 2000
+    talk = speaking(CONFIG.cue_min_words - 1, t - CONFIG.cue_min_speech_ms, t)
+    assert talk.current is not None
+    talk.current.words += ["—", "..."]
+    assert not ctl.decide(state(t, talk, 5000, word_frame(t))).fire

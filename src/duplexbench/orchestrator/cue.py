@@ -4,7 +4,8 @@ The controller decides timing only, never content: the cue's audio is fixed
 by the item. :class:`RuleCueController` (the default) watches the agent's
 transcript aligned to playback; at a word boundary where the agent's current
 utterance has played `cue_min_words` words and `cue_min_speech_ms` of audio
-while at least `cue_min_left_ms` of it is still queued, it arms, and it
+while at least `cue_min_left_ms` of it is still queued, it arms (words are
+counted by :mod:`duplexbench.words`: a punctuation-only token is no word), and it
 fires on the next audible frame (-45 dBFS, the VAD's threshold), i.e. as the
 next word starts, so the cue lands while the agent is audibly speaking. If no
 such point comes within `force_after_ms` after the lead-in, the cue is forced
@@ -28,6 +29,7 @@ from typing import Protocol
 from duplexbench.audio.frames import energy
 from duplexbench.orchestrator.playback import Delivered
 from duplexbench.orchestrator.replay import AgentTranscript, ReplayConfig
+from duplexbench.words import count_words
 from duplexbench.yesno import JudgeUnavailable, YesNo, ask_yes_no
 
 
@@ -81,12 +83,12 @@ class RuleCueController:
             return CueDecision(False)
         if state.delivered.words:
             self.armed = (
-                len(utterance.words) >= c.cue_min_words
+                count_words(utterance.words) >= c.cue_min_words
                 and state.transcript.speaking_ms >= c.cue_min_speech_ms
                 and state.queued_ms >= c.cue_min_left_ms
             )
         if self.armed and energy(state.delivered.samples) >= LOUD:
-            words = len(utterance.words)
+            words = count_words(utterance.words)
             return CueDecision(True, reason=f"after word {words} of the agent's utterance")
         return CueDecision(False)
 
@@ -99,9 +101,10 @@ class TakeoverDetector:
         utterance = transcript.current
         if utterance is None:
             return None
-        if len(utterance.words) >= self.config.takeover_words:
-            return f"the agent played {len(utterance.words)} words"
-        if not utterance.words and transcript.speaking_ms >= self.config.takeover_ms:
+        played = count_words(utterance.words)
+        if played >= self.config.takeover_words:
+            return f"the agent played {played} words"
+        if not played and transcript.speaking_ms >= self.config.takeover_ms:
             return f"the agent spoke {transcript.speaking_ms} ms without a transcript"
         return None
 

@@ -21,6 +21,8 @@ from duplexbench.items.errors import ItemError
 from duplexbench.suites.actions.corpus import (
     Conversation,
     Corpus,
+    Utterance,
+    Word,
     backchannel_function,
     load_corpus,
     sentence_final,
@@ -529,3 +531,12 @@ def test_openai_judge_unreachable_is_unavailable(report: ExtractionReport) -> No
     judge = OpenAICandidateJudge("m", "http://127.0.0.1:9", timeout_s=2)
     with pytest.raises(JudgeUnavailable):
         judge.verify(report.items[0], "")
+
+
+def test_a_spaced_dash_is_not_a_word_of_a_backchannel_candidate() -> None:
+    """Corpus extraction counts words like the scorer: "Okay — got it." is three words."""
+    tokens = [("Okay", 0, 200), ("—", 200, 250), ("got", 250, 400), ("it.", 400, 600)]
+    utt = Utterance(
+        "B", tuple(Word(speaker="B", text=t, start_ms=s, end_ms=e) for t, s, e in tokens)
+    )
+    assert utt.n_words == 3

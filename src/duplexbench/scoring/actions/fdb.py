@@ -12,6 +12,9 @@
 - Backchannel frequency: agent segments of 1-3 words starting inside the
   user speech, per second of played addressed (`user`) speech.
 
+Words are counted as everywhere (:mod:`duplexbench.words`): a token needs a
+letter or digit, so a spaced dash or a lone `...` is no word.
+
 Which FDB v1 task each action maps to, and its window:
 
 | action | task | window (agent segments) | TOR better |
@@ -62,7 +65,7 @@ def takeover(segments: Sequence[AgentSegment]) -> int:
 def _latency(segments: Sequence[AgentSegment], reference_ms: int) -> int | None:
     if not takeover(segments):
         return None
-    first = min(s.start_ms for s in segments if s.words)
+    first = min(s.start_ms for s in segments if s.n_words)
     return max(0, first - reference_ms)
 
 

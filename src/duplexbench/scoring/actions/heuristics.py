@@ -10,7 +10,9 @@ are tokens of three or more characters not in :data:`STOPWORDS`. A *term*
 (`expected_terms`, `ignored_terms`) is *mentioned* when its token sequence
 occurs contiguously in the speech. Agent words carry no times of their
 own, so where a segment straddles a time point its words are split in
-proportion to time (:func:`words_between`).
+proportion to time (:func:`words_between`). Every word count here (continue,
+simplify, wrap up, enrich, "substantive") counts only tokens with a letter or
+digit (:mod:`duplexbench.words`): "Okay — got it." is three words.
 
 "Later speech" is the agent segments whose onset is at or after the
 action's follow point (:func:`follow_point`):
@@ -135,15 +137,17 @@ def is_question(text: str) -> bool:
 
 
 def words_between(segments: Sequence[AgentSegment], lo: int, hi: int) -> list[str]:
-    """Agent words spoken in [lo, hi), each segment's words spread evenly over it."""
+    """Agent words spoken in [lo, hi), each segment's words spread evenly over it
+    (words as `duplexbench.words` counts them: punctuation-only tokens are left out)."""
     out: list[str] = []
     for s in sorted(segments, key=lambda s: s.start_ms):
-        if s.end_ms <= lo or s.start_ms >= hi or not s.words:
+        words = s.spoken_words
+        if s.end_ms <= lo or s.start_ms >= hi or not words:
             continue
-        span, n = max(1, s.end_ms - s.start_ms), s.n_words
+        span, n = max(1, s.end_ms - s.start_ms), len(words)
         i = round(n * (max(lo, s.start_ms) - s.start_ms) / span)
         j = round(n * (min(hi, s.end_ms) - s.start_ms) / span)
-        out += s.words[i:j]
+        out += words[i:j]
     return out
 
 
@@ -307,7 +311,7 @@ def recover(obs: ActionObservation) -> Verdict:
     if cue is None or ann.adaptation is None:
         return Verdict(None, "no cue or no adaptation")
     segs = later(obs)
-    if not any(s.words for s in segs):
+    if not any(s.n_words for s in segs):
         return Verdict(False, "no resumed speech")
     speech = _text(segs)
     if ann.adaptation in ("shift_topic", "revise"):

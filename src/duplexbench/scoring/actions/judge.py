@@ -141,7 +141,7 @@ def evidence(obs: ActionObservation) -> str:
     for u in obs.user:
         lines.append((u.start_ms, u.end_ms, u.role.upper(), u.text))
     for a in obs.agent:
-        if a.words:
+        if a.n_words:
             lines.append((a.start_ms, a.end_ms, "ASSISTANT", a.text))
     if obs.cue is not None:
         lines.append((obs.cue.start_ms, obs.cue.end_ms, "CUE", "(the user intervention)"))

@@ -12,9 +12,12 @@ from dataclasses import dataclass
 
 from duplexbench.audio.pcm import Int16Array
 from duplexbench.items.action import ActionItem
+from duplexbench.words import count_words, word_tokens
 
 BACKCHANNEL_MAX_WORDS = 3
-"""A segment of at most this many words is a backchannel; more is substantive."""
+"""A segment of at most this many words is a backchannel; more is substantive.
+Words are counted by :func:`duplexbench.words.count_words` (a token needs a
+letter or digit: a spaced dash is no word)."""
 
 
 @dataclass(frozen=True)
@@ -29,7 +32,13 @@ class AgentSegment:
 
     @property
     def n_words(self) -> int:
-        return len(self.words)
+        """Tokens with a letter or digit (`duplexbench.words`); punctuation is no word."""
+        return count_words(self.words)
+
+    @property
+    def spoken_words(self) -> list[str]:
+        """The tokens of `words` that are words (those `n_words` counts), in order."""
+        return word_tokens(self.words)
 
     @property
     def substantive(self) -> bool:

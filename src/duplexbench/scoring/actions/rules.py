@@ -3,7 +3,9 @@
 All times are integer ms (t = 0 at the first streamed user sample). An
 agent segment [s, e) overlaps an interval [a, b] when s < b and e > a;
 every onset window [lo, hi] is inclusive at both ends. "Substantive" is
-:attr:`AgentSegment.substantive` (more than three words).
+:attr:`AgentSegment.substantive` (more than three words, counted by
+:mod:`duplexbench.words`: a token without a letter or digit is no word, so
+"Okay — got it." is a three-word backchannel).
 
 Readings of our own (where the definitions leave a choice):
 

@@ -29,6 +29,7 @@ from duplexbench.files import UnsafeFileError, read_limited
 from duplexbench.items._base import Identifier
 from duplexbench.items.action import Scenario
 from duplexbench.items.errors import ItemError, Problem, format_loc
+from duplexbench.words import count_words
 
 CORPUS_FORMAT_VERSION: Literal["1"] = "1"
 SENTENCE_FINAL = (".", "?", "!")
@@ -244,7 +245,7 @@ class Utterance:
 
     @property
     def n_words(self) -> int:
-        return sum(len(w.text.split()) for w in self.words)
+        return count_words(w.text for w in self.words)
 
 
 def words_by_speaker(conversation: Conversation) -> dict[str, list[Word]]:

@@ -1,0 +1,35 @@
+"""What counts as a word, for every rule that counts words.
+
+A word is a whitespace-separated token with at least one letter or digit
+(any script): "Okay — got it." is three words ("Okay", "got", "it."); the
+spaced dash, a lone "...", "?" or "&" is no word. Punctuation attached to a
+word stays with it ("it." is one word). Used wherever a count decides
+something: substantive vs backchannel agent segments, takeovers and
+follow-through word counts (`scoring/actions/`), the cue controller and the
+takeover detector of action replays (`orchestrator/cue.py`) and backchannel
+candidates in corpus extraction (`suites/actions/`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_WORD_CHAR = re.compile(r"[^\W_]")
+"""A letter or digit in any script (`\\w` without the underscore)."""
+
+
+def is_word(token: str) -> bool:
+    """Whether `token` is a word: it has a letter or a digit."""
+    return _WORD_CHAR.search(token) is not None
+
+
+def word_tokens(text: str | Iterable[str]) -> list[str]:
+    """The words of `text` (split on whitespace) or of a token sequence, in order."""
+    tokens = text.split() if isinstance(text, str) else (t for s in text for t in s.split())
+    return [t for t in tokens if is_word(t)]
+
+
+def count_words(text: str | Iterable[str]) -> int:
+    """How many words `text` (or the token sequence) has."""
+    return len(word_tokens(text))
