@@ -140,6 +140,8 @@ class CachedJudge(Generic[Q, V]):
     misses: int = 0
     calls: int = 0
     failures: list[str] = field(default_factory=list)
+    fetched: set[Q] = field(default_factory=set)
+    """Questions the backend answered in this process (the rest came from the cache)."""
 
     def lookup(self, question: Q) -> V | None:
         cached = self.cache.get(self.model, question)
@@ -156,7 +158,12 @@ class CachedJudge(Generic[Q, V]):
             self.failures.append(str(exc))
             return None
         self.cache.put(self.model, question, verdict)
+        self.fetched.add(question)
         return verdict
+
+    def fetched_here(self, question: Q) -> bool:
+        """Whether this judge fetched the verdict from its endpoint (not only the cache)."""
+        return question in self.fetched
 
     def stats(self) -> dict[str, Any]:
         return {
@@ -181,6 +188,8 @@ class JsonlStore(Generic[E]):
     ) -> None:
         self.path, self.key = path, key
         self._entries: dict[tuple[str, ...], E] = {}
+        self.asked: set[tuple[str, ...]] = set()
+        """Keys looked up since the file was read (hit or miss)."""
         if path is not None and path.exists():
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
                 if not line.strip():
@@ -192,7 +201,12 @@ class JsonlStore(Generic[E]):
                 self._entries[key(entry)] = entry
 
     def get(self, key: tuple[str, ...]) -> E | None:
+        self.asked.add(key)
         return self._entries.get(key)
+
+    def unasked(self) -> list[E]:
+        """Entries no lookup asked for (in file order): hand-written, or another run's."""
+        return [e for k, e in self._entries.items() if k not in self.asked]
 
     def add(self, entry: E) -> None:
         self._entries[self.key(entry)] = entry

@@ -92,7 +92,9 @@ def test_reference_agent_in_audio_takes_the_correction() -> None:
     assert record.status == "ok", record.error
     score = score_episode(item, record.events)
     [yielded] = [e for e in record.events if isinstance(e, FloorYield)]
-    assert yielded.data.yielded  # stopped for the mid-sentence correction
+    # its reply ended by itself ~170 ms into the correction: not talking over it, but not
+    # a yield either (a yield must cut the reply short; docs/metrics.md, floor control)
+    assert yielded.data.ended_naturally and not yielded.data.yielded
     totals = [
         e.data.arguments["fields"]["total_amount"]
         for e in record.events

@@ -27,7 +27,7 @@ from duplexbench.agents.events import (
 from duplexbench.agents.openai_realtime import OpenAIRealtimeAgent, RealtimeOptions
 from duplexbench.agents.protocol import AgentError, ToolResultMessage
 from duplexbench.agents.registry import get_agent, parse_spec
-from duplexbench.agents.transport import Message, Transport, TransportError
+from duplexbench.agents.transport import ConnectionNotOpened, Message, Transport, TransportError
 from duplexbench.audio.frames import AudioFrame
 from duplexbench.testing import Disconnect, Emit, Expect, ScriptedProvider
 from duplexbench.testing.conformance import (
@@ -246,7 +246,7 @@ def test_key_stays_secret(monkeypatch: pytest.MonkeyPatch) -> None:
     agent = get_agent(spec.raw)[0].create(spec, "audio")
     assert isinstance(agent, OpenAIRealtimeAgent)
     assert agent.options.headers(agent.options.api_key())["Authorization"] == f"Bearer {secret}"
-    with pytest.raises(AgentError) as caught:
+    with pytest.raises(ConnectionNotOpened) as caught:  # never opened: a harness error
         asyncio.run(agent.connect(session()))
     assert secret not in str(caught.value) and "cannot connect" in str(caught.value)
     assert secret not in repr(agent) and secret not in repr(agent.options)

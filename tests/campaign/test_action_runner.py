@@ -12,6 +12,7 @@ from duplexbench.campaign.action_runner import run_action_campaign
 from duplexbench.campaign.action_scoring import rescore_action_run
 from duplexbench.campaign.rundir import read_campaign
 from duplexbench.campaign.runner import RunOptions
+from duplexbench.campaign.trust import PRIVILEGED_LABEL, EditedItems
 from duplexbench.cli import main
 from duplexbench.items.suite import SuiteManifest
 from duplexbench.speech.bank import SpeechBank
@@ -93,3 +94,21 @@ def test_streaming_agents_and_the_text_condition_are_refused(
     with pytest.raises(ValueError, match="clean condition only, not 'realistic'"):
         run_action_campaign(noisy)
     assert not any((tmp_path / d).exists() for d in "abc")
+
+
+def test_action_runs_carry_the_trust_checks(suite_dir: tuple[Path, Path], tmp_path: Path) -> None:
+    """ideal-floor is privileged: flagged; an edited action snapshot is refused by score."""
+    out = tmp_path / "run"
+    summary = run(suite_dir, "ideal-floor", out)
+    assert json.loads((out / "campaign.json").read_text())["privileged"] is True
+    assert summary["privileged"] is True and summary["trust"]["warnings"] == [PRIVILEGED_LABEL]
+    spec = read_campaign(out)
+    snapshot = out / "items" / f"{spec.items[0]}.json"
+    data = json.loads(snapshot.read_text())
+    data["context"] = data["context"] + " (edited)"
+    snapshot.write_text(json.dumps(data))
+    with pytest.raises(EditedItems, match=spec.items[0]):
+        rescore_action_run(out, spec, write=False)
+    allowed = rescore_action_run(out, spec, write=False, allow_edited_items=True).summary
+    assert allowed["trust"]["items"]["status"] == "edited"
+    assert list(allowed["trust"]["items"]["edited"]) == [spec.items[0]]

@@ -112,6 +112,10 @@ def test_scorecard_gates_and_floor_equal_the_summary(
     assert (card["items"], card["runs"], card["fields_graded"]) == (ITEMS, 15, wf["fields_graded"])
     assert card["tool_efficiency"] == wf["tool_efficiency"]
     assert card["median_time_to_resolution_ms"] == wf["timing"]["median_time_to_resolution_ms"]
+    assert card["unsupported_values"] == wf["unsupported_values"]
+    if name != "noop":  # the oracle reads the gold: exempt, and the outputs say so
+        assert card["unsupported_values"]["label"] == "exempt (oracle)"
+        assert card["unsupported_values"]["rate"] is None
     gates = _by_path(report["workflow"]["gates"], report, runs[name])
     assert gates["rates"] == wf["gates"]
     assert gates["av_deterministic"] == wf["deterministic"]["AV"]

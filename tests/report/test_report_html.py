@@ -20,6 +20,7 @@ from duplexbench.items.suite import SuiteManifest
 from duplexbench.report.analysis import analyze
 from duplexbench.report.html import CSP, render_html, write_html
 from duplexbench.report.html_parts import Links, script_json
+from duplexbench.report.html_workflow import unsupported_cell
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.suites.package import write_suite
 from orchestrator.replay_builders import one_per_action
@@ -196,3 +197,13 @@ def test_links_open_the_episode_page_when_there_is_one(tmp_path: Path) -> None:
     (episode / "view.html").write_text("<html></html>")
     assert links.href(str(tmp_path / "run"), rel) == "../run/episodes/a/clean/item%20x/r0/view.html"
     assert links.link(str(tmp_path / "run"), None, "<r0>") == "<span>&lt;r0&gt;</span>"
+
+
+def test_the_scorecard_shows_unsupported_values_beside_afa(poisoned: Path, tmp_path: Path) -> None:
+    page = render_html(analyze([poisoned]), tmp_path)
+    headers = page[page.index('id="scorecard"') :]
+    assert headers.index("AFA (deterministic)") < headers.index("unsupported values")
+    assert "exempt (oracle)" in page  # the oracle reads the gold: no rate, and it says so
+    cell = unsupported_cell({"rate": 0.25, "ci95": [0.1, 0.4], "unsupported": 1, "correct": 4})
+    assert cell.markup is not None and "25.0%" in cell.markup and "1 of 4" in cell.markup
+    assert unsupported_cell(None).text == "not recorded"  # a run scored before provenance

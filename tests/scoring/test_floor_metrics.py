@@ -58,7 +58,8 @@ def test_floor_block_pools_barge_ins_and_turns() -> None:
             [],
             floor=FloorScore(
                 barge_ins=2,
-                yields=1,
+                yields=0,
+                ended_naturally=1,
                 stop_latencies_ms=[200, 2500],
                 overlaps=3,
                 unintended_overlaps=2,
@@ -68,7 +69,9 @@ def test_floor_block_pools_barge_ins_and_turns() -> None:
     ]
     block = floor_block(scores)
     assert block == {
-        "yield_rate": 0.75,
+        "yield_rate": 0.5,
+        "ended_naturally_rate": 0.25,
+        "ended_naturally": 1,
         "barge_ins": 4,
         "median_stop_latency_ms": 250.0,
         "unintended_overlap_rate": 0.1,

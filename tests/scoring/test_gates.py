@@ -228,7 +228,7 @@ def test_missing_required_field_and_empty_values_score_zero() -> None:
     assert score.afa is not None and score.afa.correct == 1
 
 
-def test_noop_fails_every_item_and_errors_are_not_failures() -> None:
+def test_noop_fails_every_item_and_agent_errors_are_failures() -> None:
     _, score = run_and_score(fixture_item("meeting-scheduling"), NoopAgent())
     assert score.status == "ok" and score.ws == 0 and score.end_reason == "agent_idle"
 
@@ -237,6 +237,7 @@ def test_noop_fails_every_item_and_errors_are_not_failures() -> None:
             raise RuntimeError("socket closed")
 
     record, score = run_and_score(fixture_item("meeting-scheduling"), Crashing())
-    assert record.status == "error"
-    assert score.status == "error" and score.ws is None
-    assert "socket closed" in (score.error or "")
+    assert record.status == "error" and record.error_kind == "agent"
+    assert score.status == "ok" and score.ws == 0 and score.end_reason == "error"
+    assert score.error is None and "socket closed" in (score.agent_error or "")
+    assert score.gates["PV"] is False and score.afa is not None

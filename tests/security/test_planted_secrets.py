@@ -42,8 +42,8 @@ def test_planted_keys_never_leak(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     out = tmp_path / "run"
     spec = "openai-realtime?api_key_env=DB_PLANTED_KEY&base_url=ws://127.0.0.1:9/v1"
     result = CliRunner().invoke(main, run_args(spec, out))
-    assert result.exit_code == 0, result.output
-    assert '"errors": 1' in result.output  # the refused connection is an error episode
+    assert result.exit_code == 4, result.output  # its only episode errored: nothing measured
+    assert '"errors": 1' in result.output  # the refused connection is a harness error
     outputs = [result.output]
     outputs.append(CliRunner().invoke(main, ["score", str(out), "--json"]).output)
     html = tmp_path / "report.html"

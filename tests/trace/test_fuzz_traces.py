@@ -48,6 +48,7 @@ from duplexbench.campaign.runner import RunOptions, run_campaign
 from duplexbench.campaign.scores import TRACE_PROBLEMS
 from duplexbench.campaign.store_rows import episode_row
 from duplexbench.cli import main
+from duplexbench.scoring.replay_check import is_tampered
 from duplexbench.trace.io import MAX_LINE_BYTES, TraceError, read_events
 
 _ENV = os.environ.get("DUPLEXBENCH_FUZZ_EXAMPLES")
@@ -408,6 +409,9 @@ def plant_and_rescore(
         elif (score.error or "").startswith(TRACE_PROBLEMS):  # readable, not this one's
             assert score.status == "error"
             assert result.problems == [f"{rel}: {score.error}"]
+        elif is_tampered(getattr(score, "agent_error", None)):  # a failed episode, named
+            assert score.status == "ok" and score.ws == 0
+            assert result.problems == [f"{rel}: {score.agent_error}"]
         else:
             assert result.problems == []  # readable: scored, whatever the damage
 

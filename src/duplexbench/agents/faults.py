@@ -14,11 +14,12 @@ Until media time `at_ms` (default 500) the agent listens silently; then:
   in a loop that swallows every ``Exception``, as sloppy retry code does);
 - ``stall-connect`` (`stream` only): ``connect`` never returns.
 
-Every kind must end the episode as an ``error`` naming the fault, within the
+Every kind must end the episode as an agent error naming the fault (scored
+as a failed episode, never retried; docs/metrics.md, "Errors"), within the
 stall limit for the stalls (docs/reliability.md). With `times=N` and a
 `count_file`, only the first N episodes that start (counted in that file,
 across processes) get the fault; the rest listen silently to the end, which
-is how the tests show a retry succeeding. The text channel supports
+is how the tests show that a faulted episode is not retried. The text channel supports
 ``raise``, ``garbage`` and ``stall``.
 """
 

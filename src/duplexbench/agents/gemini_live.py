@@ -49,6 +49,7 @@ from duplexbench.agents.protocol import ToolResultMessage, ToolSpec
 from duplexbench.agents.registry import AgentSpec, Channel, register_agent
 from duplexbench.agents.secrets import api_key, redact
 from duplexbench.agents.transport import (
+    ConnectionNotOpened,
     Message,
     Transport,
     TransportClosed,
@@ -217,6 +218,8 @@ class GeminiLiveAgent:
             await self._transport.send(setup_message(self.config, session))
             if await self._await_setup():
                 self._reader = asyncio.create_task(self._read())
+        except ConnectionNotOpened:
+            raise  # nothing reached the agent: the harness's error (docs/metrics.md)
         except (TransportClosed, TransportError, OSError) as exc:
             self._fail(f"cannot start the session: {exc}")
 

@@ -61,6 +61,7 @@ from duplexbench.agents.protocol import AgentError, ToolResultMessage
 from duplexbench.agents.registry import AgentSpec, Channel, register_agent
 from duplexbench.agents.secrets import redact
 from duplexbench.agents.transport import (
+    ConnectionNotOpened,
     Message,
     Outbox,
     Transport,
@@ -224,6 +225,9 @@ class OpenAIRealtimeAgent:
         headers = self.options.headers(self._key.value)
         try:
             return await WebSocketTransport.connect(self.options.url, headers)
+        except ConnectionNotOpened as exc:  # nothing was sent: the harness's error
+            message = redact(f"openai-realtime: {exc}", [self._key.value])
+            raise ConnectionNotOpened(message) from None
         except TransportClosed as exc:
             raise AgentError(redact(f"openai-realtime: {exc}", [self._key.value])) from None
 

@@ -60,6 +60,7 @@ from duplexbench.agents.protocol import ToolResultMessage, ToolSpec
 from duplexbench.agents.registry import AgentSpec, Channel, register_agent
 from duplexbench.agents.secrets import api_key, redact
 from duplexbench.agents.transport import (
+    ConnectionNotOpened,
     Message,
     Transport,
     TransportClosed,
@@ -199,6 +200,8 @@ class StepAudioAgent:
             await self._transport.send(session_update(self.config, session))
             if await self._await_session():
                 self._reader = asyncio.create_task(self._read())
+        except ConnectionNotOpened:
+            raise  # nothing reached the agent: the harness's error (docs/metrics.md)
         except (TransportClosed, TransportError, OSError) as exc:
             self._fail(f"cannot start the session: {exc}")
 

@@ -13,7 +13,7 @@ results, as the Chat Completions tool loop expects.
 HTTP uses the standard library: a timeout per request and a bounded retry on
 5xx, 429, timeouts and connection errors (`retries` extra attempts, waiting
 `backoff`, then twice as long, ...). A final failure raises `AgentError` (the
-episode is an error, not a failure). Token usage is summed on the instance
+episode is an agent error, scored as a failure). Token usage is summed on the instance
 (`usage()`). Without `api_key_env` no Authorization header is sent (local
 servers); the key never appears in an error or a repr.
 """

@@ -24,6 +24,12 @@ class TransportClosed(Exception):
     """The peer closed the connection (or it broke)."""
 
 
+class ConnectionNotOpened(TransportClosed):
+    """The connection could not be opened at all (refused, no route, handshake
+    rejected): nothing of the episode reached the agent, so the episode's
+    error is the harness's (retried, left out of the rates; docs/metrics.md)."""
+
+
 class TransportError(Exception):
     """The peer sent something that is not a protocol message."""
 
@@ -59,7 +65,7 @@ class WebSocketTransport:
                 open_timeout=open_timeout,
             )
         except (OSError, websockets.exceptions.WebSocketException, TimeoutError) as exc:
-            raise TransportClosed(f"cannot connect to {url}: {exc}") from None
+            raise ConnectionNotOpened(f"cannot connect to {url}: {exc}") from None
         return cls(ws)
 
     async def send(self, message: Message) -> None:

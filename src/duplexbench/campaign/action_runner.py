@@ -28,6 +28,7 @@ from duplexbench.campaign.rundir import write_index, write_json
 from duplexbench.campaign.runner import RunOptions, campaign_spec, free_run_dir, prepare_run_dir
 from duplexbench.campaign.spec import slug
 from duplexbench.campaign.store import refresh_index
+from duplexbench.campaign.trust import add_trust, check_snapshots
 from duplexbench.items.action_suite import ActionSuite, load_action_suite
 from duplexbench.scoring.actions.result import ActionScore
 from duplexbench.speech.tts import VoiceRef, get_tts
@@ -90,7 +91,8 @@ def run_action_campaign(
         ordered = target.ordered_scores()
         scores = [s for _, s in ordered if isinstance(s, ActionScore)]
         write_index(out, [index_row(s, rel) for rel, s in ordered if isinstance(s, ActionScore)])
-        summary = summarize_actions(spec, scores)
+        check = check_snapshots(spec, target.items, allowed=True)
+        summary = add_trust(summarize_actions(spec, scores), spec, scores, check)
         write_json(out / "summary.json", summary)
         refresh_index(out)
     return ActionRunResult(out, summary, scores)

@@ -11,6 +11,7 @@ from duplexbench.audio.wav import read_wav, write_wav
 from duplexbench.campaign.rundir import read_action_items, write_index, write_json, write_model
 from duplexbench.campaign.spec import CampaignSpec, IndexRow, JudgeConfig
 from duplexbench.campaign.store import rebuild_index
+from duplexbench.campaign.trust import add_trust, check_snapshots, unknown_entries
 from duplexbench.items.action import ActionItem
 from duplexbench.orchestrator.replay import ActionRecord
 from duplexbench.scoring.actions.judge import (
@@ -19,11 +20,16 @@ from duplexbench.scoring.actions.judge import (
     ActionJudgeCache,
     OpenAIChatActionJudge,
 )
-from duplexbench.scoring.actions.result import ActionScore, action_error_score, score_observation
+from duplexbench.scoring.actions.result import (
+    ActionScore,
+    action_agent_error_score,
+    action_error_score,
+    score_observation,
+)
 from duplexbench.scoring.actions.summary import action_block
 from duplexbench.scoring.actions.trace import observe
+from duplexbench.scoring.errors import episode_error, errors_block
 from duplexbench.scoring.interaction.record import pooled_panel, timeline_record
-from duplexbench.trace.events import EpisodeEnd
 from duplexbench.trace.io import TraceError, read_events, write_events
 
 JUDGE_CACHE = "action-judge-cache.jsonl"
@@ -55,9 +61,15 @@ def score_action_trace(
     """Score the episode in `folder` from `events.jsonl` (and `audio.wav` for prosody)."""
     try:
         events = read_events(folder / "events.jsonl")
-        ended = next((e for e in events if isinstance(e, EpisodeEnd)), None)
-        if ended is not None and ended.data.reason == "error":
-            score = action_error_score(item, repetition, ended.data.detail or "episode error")
+        failure = episode_error(events)
+        if failure is not None and failure.kind == "harness":  # retried, left out
+            score = action_error_score(item, repetition, failure.message)
+            if write and folder.exists():
+                write_model(folder / "result.json", score)
+            return score
+        if failure is not None:  # the agent's error: a failed trial (scoring/errors.py)
+            score = action_agent_error_score(item, repetition, failure.message)
+            score.interaction = timeline_record(events)
             if write and folder.exists():
                 write_model(folder / "result.json", score)
             return score
@@ -75,7 +87,6 @@ def score_action_trace(
 
 
 def summarize_actions(spec: CampaignSpec, scores: list[ActionScore]) -> dict[str, Any]:
-    errors = [s for s in scores if s.status == "error"]
     return {
         "suite": spec.suite,
         "family": "action",
@@ -84,8 +95,7 @@ def summarize_actions(spec: CampaignSpec, scores: list[ActionScore]) -> dict[str
         "repeats": spec.repeats,
         "seed": spec.seed,
         "episodes": len(scores),
-        "errors": len(errors),
-        "error_reasons": sorted({s.error or "" for s in errors}),
+        **errors_block(scores),  # agent errors scored as failures, harness errors left out
         "judge": None
         if spec.judge is None
         else {"model": spec.judge.model, "prompt_version": PROMPT_VERSION},
@@ -102,12 +112,18 @@ class ActionRescore:
 
 
 def rescore_action_run(
-    run_dir: Path, spec: CampaignSpec, judge: JudgeConfig | None = None, write: bool = True
+    run_dir: Path,
+    spec: CampaignSpec,
+    judge: JudgeConfig | None = None,
+    write: bool = True,
+    allow_edited_items: bool = False,
 ) -> ActionRescore:
-    """Score every action episode of the run again from its files."""
+    """Score every action episode of the run again from its files (edited item snapshots:
+    `EditedItems` unless `allow_edited_items`, as in `rescore_run`)."""
     if judge is not None:
         spec = spec.model_copy(update={"judge": judge})
     items = read_action_items(run_dir, spec)
+    check = check_snapshots(spec, items, allow_edited_items)
     action_judge = make_action_judge(spec.judge, run_dir)
     scores, rows, problems = [], [], []
     for item_id, repetition, rel in spec.episodes():
@@ -117,6 +133,7 @@ def rescore_action_run(
         scores.append(score)
         rows.append(index_row(score, rel))
     summary = summarize_actions(spec, scores)
+    summary = add_trust(summary, spec, scores, check, unknown_entries(action_judge))
     if write:
         write_index(run_dir, rows)
         write_json(run_dir / "summary.json", summary)

@@ -10,12 +10,16 @@ complete episode and duplicates none. Each finished episode is also upserted
 into the run's SQLite index (`store.py`); `rebuild_index` makes the index
 agree with the folders again after a crash between the two.
 
-Jobs go to a backend (`backends.py`). A job that ends in an error (the agent
-or its connection failed, a TTS or ASR engine failed, a worker died, the
-backend could not start it) is retried after `backoff_s`, doubling each time,
-up to `retries` times; after that it is kept as an error episode, never
-scored as a failure. `limits` caps how many episodes of one agent spec run at
-once (hosted APIs have rate limits).
+Jobs go to a backend (`backends.py`). A job that ends in a harness error (a
+TTS or ASR engine failed, the simulated user or storage failed, a connection
+never opened, a worker died, the backend could not start it) is retried
+after `backoff_s`, doubling each time, up to `retries` times; after that it
+is kept as an error episode, left out of the rates (the run is then
+incomplete). An agent error (the agent raised, disconnected, sent garbage,
+flooded or stalled) is never retried: a retry must not choose between
+outcomes, so it is saved at once and scored as a failed episode
+(docs/metrics.md, "Errors"). `limits` caps how many episodes of one agent
+spec run at once (hosted APIs have rate limits).
 
 Storage faults: when an episode's folder cannot be written (disk full,
 read-only, no permission) its `.partial` folder is removed and the job is
@@ -91,6 +95,9 @@ class Progress:
     done: int = 0
     skipped: int = 0
     errors: int = 0
+    """Harness errors kept (left out of the rates)."""
+    agent_errors: int = 0
+    """Episodes the agent failed by an error (scored as failures, never retried)."""
     retried: int = 0
     unindexed: int = 0
     """Episodes saved but not indexed (the index could not be written); see module docs."""
@@ -242,7 +249,7 @@ def run_targets(
         for job, result, target in sched.finished():
             progress.job_seconds += result.seconds
             retry = job.attempt < opts.retries
-            if result.error is not None and retry:
+            if result.retryable and retry:
                 progress.retried += 1
                 sched.retry(job, target)
                 continue
@@ -256,6 +263,7 @@ def run_targets(
                 continue
             progress.done += 1
             progress.errors += score.status == "error"
+            progress.agent_errors += score.agent_error is not None
             if listener is not None:
                 listener(progress, score)
     return progress

@@ -46,6 +46,8 @@ def start_run_dir(out: Path, spec: CampaignSpec, items: list[Any], ex: Execution
                 "--out, or --overwrite"
             )
         old = read_campaign(out).model_dump(exclude=set(SETTINGS_KEPT))
+        if old.get("privileged") is None:  # a run made before the flag was recorded
+            old["privileged"] = spec.privileged
         new = spec.model_dump(exclude=set(SETTINGS_KEPT))
         changed = sorted(k for k in new if old.get(k) != new[k])
         if changed:

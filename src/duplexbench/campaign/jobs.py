@@ -30,6 +30,7 @@ from duplexbench.orchestrator.replay import ActionSetup, ReplayConfig
 from duplexbench.orchestrator.replay_loop import ActionEpisode
 from duplexbench.orchestrator.watchdog import DEFAULT_STALL_S, FAULTS, watchdog
 from duplexbench.speech.bank import SpeechBank
+from duplexbench.trace.events import ErrorKind
 from duplexbench.users.decision import DeciderConfig
 from duplexbench.users.observer import ObserverConfig
 
@@ -80,10 +81,18 @@ class JobResult:
     """events.jsonl, audio.wav, ... (empty when the episode could not run at all)."""
     error: str | None
     seconds: float
+    error_kind: ErrorKind | None = None
+    """With an error: `agent` (scored as a failed episode, never retried) or `harness`
+    (retried; a fault outside the episode loop is the harness's)."""
 
     @property
     def status(self) -> str:
         return "ok" if self.error is None else "error"
+
+    @property
+    def retryable(self) -> bool:
+        """Only a harness error is retried: a retry must never choose between outcomes."""
+        return self.error is not None and self.error_kind != "agent"
 
 
 _RUNNERS: dict[tuple[Any, ...], EpisodeRunner] = {}
@@ -110,8 +119,8 @@ def _workflow_runner(c: JobConfig) -> EpisodeRunner:
     return _RUNNERS[key]
 
 
-def _run_into(job: EpisodeJob, folder: Path) -> str | None:
-    """Run the episode and save its files into `folder`; the episode's error, if any."""
+def _run_into(job: EpisodeJob, folder: Path) -> tuple[str | None, ErrorKind | None]:
+    """Run the episode and save its files into `folder`; the episode's error and its kind."""
     c = job.config
     if c.family == "action":
         item = parse_action_item(job.item, f"items/{job.item_id}.json")
@@ -127,7 +136,7 @@ def _run_into(job: EpisodeJob, folder: Path) -> str | None:
         action = ActionEpisode(setup, agent, bank, privileged=info.privileged, config=config)
         record = action.run()
         save_action_episode(folder, record)
-        return record.error
+        return record.error, record.error_kind
     workflow = parse_item(job.item, f"items/{job.item_id}.json")
     runner = _workflow_runner(c)
     setup2 = EpisodeSetup(
@@ -142,7 +151,7 @@ def _run_into(job: EpisodeJob, folder: Path) -> str | None:
     )
     record2 = runner.run(setup2)
     save_episode(folder, record2)
-    return record2.error
+    return record2.error, record2.error_kind
 
 
 def execute_job(job: EpisodeJob) -> JobResult:
@@ -155,16 +164,18 @@ def execute_job(job: EpisodeJob) -> JobResult:
         return JobResult(job.rel, {}, reason, time.perf_counter() - start)
     files: dict[str, bytes] = {}
     error: str | None
+    kind: ErrorKind | None = None
     try:
         try:
             with watchdog(job.config.stall_s):
-                error = _run_into(job, folder)
-        except FAULTS as exc:  # a fault outside the episode loop: an error, not a failure
-            error = f"{type(exc).__name__}: {exc}"
+                error, kind = _run_into(job, folder)
+        except FAULTS as exc:  # a fault outside the episode loop: the harness's error
+            error, kind = f"{type(exc).__name__}: {exc}", "harness"
         try:
             files = {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
         except OSError as exc:
             files, error = {}, f"could not read the episode's files: {type(exc).__name__}: {exc}"
+            kind = "harness"
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    return JobResult(job.rel, files, error, time.perf_counter() - start)
+    return JobResult(job.rel, files, error, time.perf_counter() - start, kind)

@@ -159,7 +159,10 @@ def is_multi_run(out: Path) -> bool:
 
 
 def rescore_conditions(
-    out: Path, judge: JudgeConfig | None = None, write: bool = True
+    out: Path,
+    judge: JudgeConfig | None = None,
+    write: bool = True,
+    allow_edited_items: bool = False,
 ) -> tuple[dict[str, Any], list[str]]:
     """`duplexbench score OUT` on a multi-condition folder: every run, then the comparison."""
     try:
@@ -168,7 +171,7 @@ def rescore_conditions(
         raise RunDirError(f"{out / MARKER}: unreadable ({exc})") from None
     runs, problems, seed = {}, [], 0
     for name in names:
-        result = rescore_run(out / slug(name), judge, write)
+        result = rescore_run(out / slug(name), judge, write, allow_edited_items)
         runs[name] = (result.summary, result.scores)
         problems += [f"{name}: {p}" for p in result.problems]
         seed = result.summary["workflows"]["bootstrap"]["seed"]

@@ -32,12 +32,14 @@ from duplexbench.campaign.rundir import (
 )
 from duplexbench.campaign.spec import CampaignSpec, IndexRow, JudgeConfig, slug
 from duplexbench.campaign.store import StoreError, refresh_index
+from duplexbench.campaign.trust import add_trust, check_snapshots
 from duplexbench.items.action_suite import ActionSuite
 from duplexbench.items.load import item_checksum
 from duplexbench.items.suite import Suite, load_suite
 from duplexbench.scoring.episode import EpisodeScore
 from duplexbench.scoring.judge import PROMPT_VERSION, FieldJudge, JudgeCache, OpenAIChatJudge
 from duplexbench.scoring.summary import build_summary
+from duplexbench.scoring.unsupported import exemption
 from duplexbench.scoring.usage import price_for
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.users.decision import DeciderConfig
@@ -140,6 +142,7 @@ def campaign_spec(opts: RunOptions, suite: Suite | ActionSuite) -> CampaignSpec:
         judge=opts.judge,
         prices=str(opts.prices) if opts.prices else None,
         simulator=None if isinstance(suite, ActionSuite) else simulator_identity(opts.observer),
+        privileged=get_agent(opts.agent)[0].privileged,
     )
 
 
@@ -203,7 +206,8 @@ def finish_target(target: Target) -> RunResult:
     """Write the index and the summary of a run whose episodes are done."""
     ordered = [(rel, s) for rel, s in target.ordered_scores() if isinstance(s, EpisodeScore)]
     scores = [s for _, s in ordered]
-    summary = summarize(target.spec, scores)
+    check = check_snapshots(target.spec, target.items, allowed=True)
+    summary = add_trust(summarize(target.spec, scores), target.spec, scores, check)
     try:
         write_index(target.run_dir, [index_row(s, rel) for rel, s in ordered])
         write_json(target.run_dir / "summary.json", summary)
@@ -241,6 +245,7 @@ def summarize(spec: CampaignSpec, scores: list[EpisodeScore]) -> dict[str, Any]:
         seed=spec.seed,
         judge=judge_label(spec.judge),
         price=price,
+        provenance_exempt=exemption(spec.agent, spec.privileged),
     )
     if spec.simulator is not None:
         summary["simulator"] = spec.simulator

@@ -15,14 +15,16 @@ from duplexbench.scoring.actions.judge import ActionJudge
 from duplexbench.scoring.actions.result import ActionScore, action_error_score
 from duplexbench.scoring.episode import EpisodeScore, error_score, score_episode
 from duplexbench.scoring.judge import FieldJudge
+from duplexbench.scoring.replay_check import TAMPERED
 from duplexbench.trace.events import EpisodeStartData
 from duplexbench.trace.io import TraceError, read_events
 
 Score = EpisodeScore | ActionScore
 
 
-TRACE_PROBLEMS = ("unreadable trace", "unscorable trace", "trace does not match")
-"""How the error reasons of traces that could not be scored begin."""
+TRACE_PROBLEMS = ("unreadable trace", "unscorable trace", "trace does not match", TAMPERED)
+"""How the error reasons of traces that could not be scored (or failed the replay
+check, `scoring/replay_check.py`) begin."""
 
 
 def score_trace(
@@ -31,11 +33,15 @@ def score_trace(
     judge: FieldJudge | None,
     repetition: int,
     write: bool = True,
+    *,
+    checksum: str | None = None,
 ) -> EpisodeScore:
     """Score the episode in `folder` from its `events.jsonl`; write `result.json`.
 
     A trace whose header names another item or repetition than its folder (a
-    damaged or misplaced file) is an error episode saying so.
+    damaged or misplaced file), or another item checksum than `checksum` (the
+    one campaign.json records: the item was edited, docs/security.md), is an
+    error episode saying so.
     """
     try:
         events = read_events(folder / "events.jsonl")
@@ -45,6 +51,10 @@ def score_trace(
         elif (start.item_id, start.repetition) != (item.id, repetition):
             found = f"item {start.item_id!r} repetition {start.repetition!r}"
             message = f"trace does not match its folder: it holds {found}"
+            score = error_score(item.id, repetition, message)
+        elif checksum is not None and start.item_checksum != checksum:
+            ran_on = f"{start.item_checksum[:12]}, campaign.json records {checksum[:12]}"
+            message = f"trace does not match its item: it ran on item checksum {ran_on}"
             score = error_score(item.id, repetition, message)
         else:
             score = score_episode(item, events, judge)

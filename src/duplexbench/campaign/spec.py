@@ -44,6 +44,11 @@ class CampaignSpec(BaseModel):
         description="The simulated user (simulator version, observer layers, version, model, "
         "weights); None: action runs and runs made before it was recorded.",
     )
+    privileged: bool | None = Field(
+        None,
+        description="The agent was registered privileged (it sees hidden item state): its "
+        "scores are not a valid result. None: runs made before it was recorded.",
+    )
 
     def episodes(self) -> Iterator[tuple[str, int, str]]:
         """(item id, repetition, episode folder relative to the run directory), in order."""

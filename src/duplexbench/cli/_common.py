@@ -15,6 +15,7 @@ from rich.table import Table
 
 from duplexbench.campaign.rundir import RunDirError
 from duplexbench.campaign.spec import JudgeConfig
+from duplexbench.cli.trust import print_trust_warnings, title_label
 from duplexbench.items.errors import ItemError
 from duplexbench.speech.tts import SpeechUnavailable
 
@@ -103,6 +104,12 @@ def _extra_rows(table: Table, summary: dict[str, Any]) -> None:
         table.add_row(
             "yield rate on barge-ins", _pct(floor["yield_rate"]), f"n = {floor['barge_ins']}"
         )
+        if "ended_naturally_rate" in floor:  # summaries written before it lack it
+            table.add_row(
+                "ended naturally (not a yield)",
+                _pct(floor["ended_naturally_rate"]),
+                f"{floor['ended_naturally']} of {floor['barge_ins']}",
+            )
         stop = floor["median_stop_latency_ms"]
         table.add_row("median stop latency", "n/a" if stop is None else f"{stop:.0f} ms", "")
         table.add_row(
@@ -140,10 +147,24 @@ def panel_value(key: str, entry: dict[str, Any]) -> str:
     return f"{value:.2f}" if key == "agent_interruption_rate" else _pct(value)
 
 
+def unsupported_cells(block: dict[str, Any] | None) -> tuple[str, str, str]:
+    """The unsupported-value row (docs/metrics.md): rate and CI, or why there is none."""
+    label = "unsupported values"
+    if not block:
+        return label, "n/a", "not recorded"
+    n = f"{block['unsupported']} of {block['correct']}"
+    if block.get("exempt"):
+        return label, f"exempt ({block['exempt']})", n
+    ci = block.get("ci95")
+    interval = f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]" if ci else ""
+    return label, _pct(block.get("rate")), f"{interval} {n}".strip()
+
+
 def print_scorecard(summary: dict[str, Any]) -> None:
     """The human-readable scorecard of one summary."""
     wf = summary["workflows"]
     title = f"{summary['suite']} · {summary['agent']} · {summary['condition']}"
+    title += title_label(summary)
     table = Table(title=title, title_justify="left")
     table.add_column("metric")
     table.add_column("value", justify="right")
@@ -156,25 +177,38 @@ def print_scorecard(summary: dict[str, Any]) -> None:
     table.add_row(f"AFA{afa_note}", _pct(wf["afa"]), _ci(summary, "afa"))
     if summary["judge"]:
         table.add_row("AFA deterministic-only", _pct(wf["afa_deterministic"]), "")
+    table.add_row(*unsupported_cells(wf.get("unsupported_values")))
     for gate in ("TS", "PV", "AC", "AV"):
         table.add_row(f"gate {gate}", _pct(wf["gates"][gate]), "")
     eff = wf["tool_efficiency"]
     table.add_row("tool calls / oracle", "n/a" if eff is None else f"{eff:.2f}", "")
     _extra_rows(table, summary)
     table.add_row("items × runs", f"{wf['items']} × {k} = {wf['runs']} valid", "")
-    table.add_row("errors (not failures)", str(summary["errors"]), "")
+    table.add_row("agent errors (scored as failures)", str(summary.get("agent_errors", 0)), "")
+    table.add_row("harness errors (left out)", str(summary["errors"]), "")
     Console().print(table)
     print_error_reasons(summary)
+    print_trust_warnings(summary)
 
 
 MAX_REASONS_SHOWN = 5
 
 
 def print_error_reasons(summary: dict[str, Any]) -> None:
-    """The distinct reasons of the error episodes (the first few; all in summary.json)."""
-    reasons: list[str] = summary.get("error_reasons") or []
+    """The distinct reasons of the error episodes (the first few; all in summary.json):
+    agent errors (failed episodes), harness errors (left out), and whether the run is
+    incomplete (harness errors left: docs/metrics.md, "Errors")."""
     console = Console(highlight=False)
-    for reason in reasons[:MAX_REASONS_SHOWN]:
-        console.print(f"error: {reason}", markup=False, soft_wrap=True)
-    if len(reasons) > MAX_REASONS_SHOWN:
-        console.print(f"... {len(reasons) - MAX_REASONS_SHOWN} more reasons in summary.json")
+    for key, label in (("agent_error_reasons", "agent error"), ("error_reasons", "error")):
+        reasons: list[str] = summary.get(key) or []
+        for reason in reasons[:MAX_REASONS_SHOWN]:
+            console.print(f"{label}: {reason}", markup=False, soft_wrap=True)
+        if len(reasons) > MAX_REASONS_SHOWN:
+            console.print(f"... {len(reasons) - MAX_REASONS_SHOWN} more reasons in summary.json")
+    if summary.get("complete") is False:
+        console.print(
+            f"INCOMPLETE: {summary['errors']} episode(s) left out by harness errors; "
+            "the rates cover the rest",
+            markup=False,
+            soft_wrap=True,
+        )

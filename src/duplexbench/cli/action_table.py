@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.table import Table
 
 from duplexbench.cli._common import _pct, print_error_reasons
+from duplexbench.cli.trust import print_trust_warnings, title_label
 
 
 def _timing(block: dict[str, Any]) -> str:
@@ -25,6 +26,7 @@ def _timing(block: dict[str, Any]) -> str:
 def print_action_scorecard(summary: dict[str, Any]) -> None:
     block = summary["actions"]
     title = f"{summary['suite']} · {summary['agent']} · {summary['condition']}"
+    title += title_label(summary)
     table = Table(title=title, title_justify="left")
     for name, justify in (
         ("action", "left"),
@@ -48,11 +50,13 @@ def print_action_scorecard(summary: dict[str, Any]) -> None:
         )
     Console().print(table)
     notes = (
-        f"episodes {summary['episodes']}, errors (not failures) {summary['errors']}, "
+        f"episodes {summary['episodes']}, agent errors (failed) {summary.get('agent_errors', 0)}, "
+        f"harness errors (left out) {summary['errors']}, "
         f"cues forced {block['cues_forced']}, agent words from ASR in {block['asr_transcribed']}"
     )
     Console().print(notes)
     print_error_reasons(summary)
+    print_trust_warnings(summary)
     Console().print(
         "S offline = rule (stop) or transparent heuristics (the rest); judge S only with "
         "--judge-model. Per condition and scenario: summary.json."

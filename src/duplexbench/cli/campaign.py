@@ -12,8 +12,10 @@ from rich.table import Table
 
 from duplexbench.campaign.plan import load_plan, run_plan
 from duplexbench.cli._common import err_console, print_json, run_failures
+from duplexbench.cli.errors import exit_for_errors, fail_on_error_option
 from duplexbench.cli.execution_options import execution_from, execution_options
 from duplexbench.cli.progress import episode_bars
+from duplexbench.cli.trust import title_label
 
 
 @click.group("campaign")
@@ -31,15 +33,19 @@ def campaign_group() -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the campaign summary JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@fail_on_error_option
 @execution_options
-def campaign_run_command(*, plan: Path, out: Path, as_json: bool, quiet: bool, **kw: Any) -> None:
+def campaign_run_command(
+    *, plan: Path, out: Path, as_json: bool, quiet: bool, fail_on_error: bool, **kw: Any
+) -> None:
     """Run every episode of PLAN (YAML: agents, suites, conditions, repetitions, seed,
     limits, retries; see docs/campaigns.md) into OUT.
 
     Rerunning the same command with --resume continues a campaign that was
     stopped or killed: complete episodes are kept, incomplete ones redone.
     The plan's `retries`, `backoff_s` and per-agent `limits` apply; --workers,
-    --backend and --ray-address choose where episodes run.
+    --backend and --ray-address choose where episodes run. Exit status 4 when
+    every episode of a run errored, 3 with --fail-on-error when any did.
     """
     execution = execution_from(kw)
     with run_failures():
@@ -48,24 +54,27 @@ def campaign_run_command(*, plan: Path, out: Path, as_json: bool, quiet: bool, *
             summary = run_plan(loaded, out, execution, bar("episodes"))
     if as_json:
         print_json(summary)
-        return
-    _print_runs(summary)
-    err_console.print(f"campaign folder: {escape(str(out))}", soft_wrap=True)
+    else:
+        _print_runs(summary)
+        err_console.print(f"campaign folder: {escape(str(out))}", soft_wrap=True)
+    exit_for_errors(summary["runs"], fail_on_error)
 
 
 def _print_runs(summary: dict[str, Any]) -> None:
     table = Table(title="campaign", title_justify="left")
-    for col in ("suite", "agent", "condition", "episodes", "errors", "Pass@1", "AFA"):
-        table.add_column(col, justify="right" if col in ("episodes", "errors") else "left")
+    columns = ("suite", "agent", "condition", "episodes", "agent errors", "errors")
+    for col in (*columns, "Pass@1", "AFA"):
+        table.add_column(col, justify="right" if col in columns[3:] else "left")
     for run in summary["runs"]:
         wf = run["workflows"]
         pct = ["n/a" if wf[k] is None else f"{100 * wf[k]:.1f}%" for k in ("pass_at_1", "afa")]
         table.add_row(
             escape(run["suite"]),
-            escape(run["agent"]),
+            escape(run["agent"] + title_label(run)),
             run["condition"],
             str(run["episodes"]),
-            str(run["errors"]),
+            str(run.get("agent_errors", 0)),
+            str(run["errors"]) + ("" if run.get("complete", True) else " (incomplete)"),
             *pct,
         )
     Console().print(table)

@@ -19,6 +19,7 @@ PANEL = (
     ("response_rate", "response rate R_R"),
     ("yield_latency", "yield latency L_Y (s, lower is better)"),
     ("yield_rate", "yield rate R_Y (stop within 2.0 s)"),
+    ("ended_naturally_rate", "ended naturally in 2.0 s (not a yield)"),
     ("agent_interruption_rate", "agent interruptions per user turn I_A"),
     ("selectivity_backchannel", "selectivity: backchannels S_BC"),
     ("selectivity_vocal_tic", "selectivity: vocal tics S_VT"),

@@ -78,12 +78,19 @@ def _gate_floor_tables(wf: dict[str, Any]) -> list[Table]:
             [
                 f["run"],
                 _pct(fl.get("yield_rate")),
+                _pct(fl.get("ended_naturally_rate")),
                 "n/a" if latency is None else f"{latency:.0f} ms",
                 _pct(fl.get("unintended_overlap_rate")),
                 f"{_pct(cu['afa_corrected_fields'])} / {_pct(cu['afa_other_fields'])}",
             ]
         )
-    floor_headers = ("run", "yield rate", "median stop latency", "unintended overlaps")
+    floor_headers = (
+        "run",
+        "yield rate",
+        "ended naturally",
+        "median stop latency",
+        "unintended overlaps",
+    )
     return [
         _table(
             "gates: pass rate, then failures", ("run", *GATES, *(f"{g} fail" for g in GATES)), gates
@@ -233,6 +240,10 @@ def report_command(
     report = analyze(list(paths))
     for problem in report["problems"]:
         err_console.print(f"[yellow]warning:[/] {escape(problem)}", highlight=False, soft_wrap=True)
+    for trust in report.get("trust", []):
+        for warning in trust["warnings"]:
+            line = f"[yellow]warning:[/] {escape(trust['run'])}: {escape(warning)}"
+            err_console.print(line, highlight=False, soft_wrap=True)
     if not report["runs"]:
         fail("no run directory to report on")
         return

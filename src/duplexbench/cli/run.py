@@ -24,6 +24,7 @@ from duplexbench.cli._common import (
 )
 from duplexbench.cli.action_table import print_action_scorecard
 from duplexbench.cli.compare_table import print_comparison
+from duplexbench.cli.errors import exit_for_errors, fail_on_error_option
 from duplexbench.cli.execution_options import execution_from, execution_options
 from duplexbench.cli.observer_options import observer_from, observer_options
 from duplexbench.cli.progress import Tick, episode_bars
@@ -123,6 +124,7 @@ from duplexbench.users.decision import DeciderConfig
     "(indoor, outdoor, babble, phone_ring, dog_bark, car_horn, engine, siren, door_slam, "
     "...); kinds without a folder stay procedural. Checked before any episode runs.",
 )
+@fail_on_error_option
 @judge_options
 @observer_options
 @execution_options
@@ -150,6 +152,7 @@ def run_command(
     user_base_url: str | None,
     user_cache: Path | None,
     noise_dir: Path | None,
+    fail_on_error: bool,
     **options: Any,
 ) -> None:
     """Run every item of SUITE with AGENT, REPEATS times, and score the episodes.
@@ -163,7 +166,12 @@ def run_command(
     bootstrap intervals, and the four Workflow Success gates. Action suites
     (e.g. actions-v1, audio conditions only): per action the immediate-
     execution rate I and the follow-through rate S, with timing diagnostics.
-    Episodes that could not run are counted as errors, never as failures.
+    An episode the agent ended with an error (it raised, disconnected, sent
+    garbage, flooded or stalled) is scored as a failure and counted as an
+    agent error; a harness error (TTS, ASR, storage, judge, a connection that
+    never opened) is retried, then left out and marks the run incomplete.
+    Exit status 4 when every episode errored, 3 with --fail-on-error when
+    any did (docs/metrics.md, "Errors").
     """
     try:
         suite_path = str(resolve_suite(suite))
@@ -219,13 +227,16 @@ def run_command(
                 print_scorecard(multi.report["conditions"][name])
             print_comparison(multi.report["comparison"])
             err_console.print(f"run directory: {escape(str(multi.out))}", soft_wrap=True)
-    elif as_json:
+        exit_for_errors(multi.report["conditions"].values(), fail_on_error)
+        return
+    if as_json:
         print_json(result.summary)
     elif isinstance(result, ActionRunResult):
         print_action_scorecard(result.summary)
     else:
         print_scorecard(result.summary)
         err_console.print(f"run directory: {escape(str(result.run_dir))}", soft_wrap=True)
+    exit_for_errors([result.summary], fail_on_error)
 
 
 def _user_model(

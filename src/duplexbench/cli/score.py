@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.markup import escape
@@ -22,18 +23,28 @@ from duplexbench.cli._common import (
 )
 from duplexbench.cli.action_table import print_action_scorecard
 from duplexbench.cli.compare_table import print_comparison
+from duplexbench.cli.errors import exit_for_errors, fail_on_error_option
 
 
 @click.command("score")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the summary JSON.")
 @click.option("--no-write", is_flag=True, help="Do not rewrite result.json / summary.json.")
+@click.option(
+    "--allow-edited-items",
+    is_flag=True,
+    help="Score item snapshots that differ from campaign.json's checksums (every output "
+    "then says the items were edited).",
+)
+@fail_on_error_option
 @judge_options
 def score_command(
     *,
     run_dir: Path,
     as_json: bool,
     no_write: bool,
+    allow_edited_items: bool,
+    fail_on_error: bool,
     judge_model: str | None,
     judge_base_url: str | None,
     judge_cache: str | None,
@@ -46,24 +57,30 @@ def score_command(
     Scoring is a pure function of the item snapshot, the trace and the judge
     cache, so without a new judge this reproduces the run's summary exactly.
     A corrupt or truncated trace is reported and scored as an error; the
-    other episodes still score.
+    other episodes still score. Item snapshots that differ from the checksums
+    recorded in campaign.json are refused (exit status 2, naming each item)
+    unless --allow-edited-items (docs/security.md). Exit status 4 when every
+    episode errored, 3 with --fail-on-error when any did (docs/metrics.md).
     """
     judge = judge_config(judge_model, judge_base_url, judge_cache)
+    edited = allow_edited_items
     if is_multi_run(run_dir):
-        _score_conditions(run_dir, judge, as_json, no_write)
+        report = _score_conditions(run_dir, judge, as_json, no_write, edited)
+        exit_for_errors(report["conditions"].values(), fail_on_error)
         return
     try:
         spec = read_campaign(run_dir)
         if spec.family == "action":
-            actions = rescore_action_run(run_dir, spec, judge, write=not no_write)
+            actions = rescore_action_run(run_dir, spec, judge, not no_write, edited)
             for problem in actions.problems:
                 err_console.print(f"[yellow]warning:[/] {escape(problem)}", soft_wrap=True)
             if as_json:
                 print_json(actions.summary)
             else:
                 print_action_scorecard(actions.summary)
+            exit_for_errors([actions.summary], fail_on_error)
             return
-        result = rescore_run(run_dir, judge, write=not no_write)
+        result = rescore_run(run_dir, judge, not no_write, edited)
     except RunDirError as exc:
         fail(str(exc))
         return
@@ -76,20 +93,24 @@ def score_command(
         print_json(result.summary)
     else:
         print_scorecard(result.summary)
+    exit_for_errors([result.summary], fail_on_error)
 
 
-def _score_conditions(out: Path, judge: JudgeConfig | None, as_json: bool, no_write: bool) -> None:
+def _score_conditions(
+    out: Path, judge: JudgeConfig | None, as_json: bool, no_write: bool, edited: bool
+) -> dict[str, Any]:
     """A `run --condition a,b` folder: re-score each run and rebuild the comparison."""
     try:
-        report, problems = rescore_conditions(out, judge, write=not no_write)
+        report, problems = rescore_conditions(out, judge, not no_write, edited)
     except RunDirError as exc:
         fail(str(exc))
-        return
+        raise  # unreachable: fail() exits
     for problem in problems:
         err_console.print(f"[yellow]warning:[/] {escape(problem)}", highlight=False, soft_wrap=True)
     if as_json:
         print_json(report)
-        return
+        return report
     for summary in report["conditions"].values():
         print_scorecard(summary)
     print_comparison(report["comparison"])
+    return report

@@ -35,6 +35,7 @@ from duplexbench.audio.pcm import (
 )
 from duplexbench.audio.vad import StreamingVad
 from duplexbench.orchestrator.agent_events import apply_agent_events, check_flood
+from duplexbench.orchestrator.blame import agent_code, error_kind, harness_code
 from duplexbench.orchestrator.caller_line import CallerLine
 from duplexbench.orchestrator.clock import MediaClock, VirtualClock
 from duplexbench.orchestrator.episode import EpisodeCore, EpisodeRecord, EpisodeSetup
@@ -48,6 +49,7 @@ from duplexbench.trace.events import (
     AgentUsage,
     AgentUsageData,
     EndReason,
+    ErrorKind,
     UserUtterance,
     UserUtteranceData,
     UserYielded,
@@ -112,7 +114,8 @@ class BankSpeech:
         self.bank, self.default_voice = bank, default_voice
 
     def synthesize(self, text: str, voice: str | None = None) -> Int16Array:
-        return self.bank.clip(text, voice or self.default_voice).samples
+        with harness_code():  # a TTS fault is the harness's, even inside the agent's step
+            return self.bank.clip(text, voice or self.default_voice).samples
 
 
 class AudioEpisode(EpisodeCore):
@@ -164,6 +167,8 @@ class AudioEpisode(EpisodeCore):
         self.tools_since: list[str] = []
         self.fields_since: list[str] = []
         self.last_voice_ms = 0
+        self.error_kind: ErrorKind | None = None
+        """Whose fault the episode's error is (`orchestrator/blame.py`); None: no error."""
 
     # ------------------------------------------------------------ run
 
@@ -185,12 +190,13 @@ class AudioEpisode(EpisodeCore):
         error: str | None = None
         reason: EndReason = "time_limit"
         try:
-            self.agent.start(session)
+            with agent_code():
+                self.agent.start(session)
             self._say(self.policy.opening(), 0)
             reason = self._loop()
         except EndEpisode as ended:
             reason = ended.reason
-        except FAULTS as exc:  # an agent or harness fault is an error, not a failure
+        except FAULTS as exc:  # the agent's fault fails the episode, the harness's is retried
             error = self.failed(exc)
             reason = "error"
         finally:
@@ -198,6 +204,8 @@ class AudioEpisode(EpisodeCore):
         return self.finish(reason, error)
 
     def failed(self, exc: BaseException) -> str:
+        """Log the fault that ends the episode and note whose it is; its message."""
+        self.error_kind = error_kind(exc)
         error = f"{type(exc).__name__}: {exc}"
         self.emit_error(self.now, error, "episode")
         return error
@@ -215,8 +223,9 @@ class AudioEpisode(EpisodeCore):
                 self.emit_error(self.now, f"{type(exc).__name__}: {exc}", "finish")
         line = self.line.close(self.now)
         audio = self._finish_audio(line)
-        self.emit_end(self.now, reason, error or "")
-        record = self.record(reason, error, audio)
+        kind = self.error_kind if error is not None else None
+        self.emit_end(self.now, reason, error or "", kind)
+        record = self.record(reason, error, audio, kind)
         record.line = line
         return record
 
@@ -232,7 +241,9 @@ class AudioEpisode(EpisodeCore):
             self._deliver(user, self.playback.pull(self.n, t), t)
             if not self.hung_up:
                 frame = AudioFrame(t, sent)
-                self._handle(self.agent.step(frame, self._take_results()), self.now)
+                with agent_code():
+                    events = self.agent.step(frame, self._take_results())
+                self._handle(events, self.now)
             reason = self._after_frame()
             if reason is not None:
                 return reason
@@ -283,7 +294,7 @@ class AudioEpisode(EpisodeCore):
         self.hearing.add_acts(run.acts, t)
 
     def on_cancel(self, t: int, dropped_samples: int, unheard: str) -> None:
-        self.hearing.cut(t, dropped_samples, unheard)
+        self.hearing.cut(t, dropped_samples, unheard, cancelled=True)
 
     def on_usage(self, t: int, usage: UsageDelta) -> None:
         self.recorder.emit(AgentUsage, t, AgentUsageData(**dataclasses.asdict(usage)))

@@ -23,6 +23,7 @@ from duplexbench.trace.events import (
     EpisodeEndData,
     EpisodeStart,
     EpisodeStartData,
+    ErrorKind,
     FactRevealed,
     FactRevealedData,
     FieldSet,
@@ -121,6 +122,8 @@ class EpisodeRecord:
     """(user channel as sent, agent channel as delivered), 16 kHz, on the audio channel."""
     line: Int16Array | None = None
     """The user channel as the agent received it (after the line effects); None: clean."""
+    error_kind: ErrorKind | None = None
+    """With an error: the agent's or the harness's (`orchestrator/blame.py`)."""
 
     @property
     def status(self) -> str:
@@ -205,8 +208,11 @@ class EpisodeCore:
     def emit_error(self, t_ms: int, message: str, where: str) -> None:
         self.recorder.emit(HarnessError, t_ms, HarnessErrorData(message=message, where=where))
 
-    def emit_end(self, t_ms: int, reason: EndReason, detail: str = "") -> None:
-        self.recorder.emit(EpisodeEnd, t_ms, EpisodeEndData(reason=reason, detail=detail))
+    def emit_end(
+        self, t_ms: int, reason: EndReason, detail: str = "", error_kind: ErrorKind | None = None
+    ) -> None:
+        data = EpisodeEndData(reason=reason, detail=detail, error_kind=error_kind)
+        self.recorder.emit(EpisodeEnd, t_ms, data)
 
     def apply_plan(self, plan: Plan, t: int) -> None:
         """Log a plan and put its effects (reveals, approvals, revocations) at speech onset."""
@@ -268,6 +274,12 @@ class EpisodeCore:
                 self.bench.request_approval(act.partition(":")[2], "speech", t)
 
     def record(
-        self, reason: EndReason, error: str | None, audio: tuple[Int16Array, Int16Array] | None
+        self,
+        reason: EndReason,
+        error: str | None,
+        audio: tuple[Int16Array, Int16Array] | None,
+        error_kind: ErrorKind | None = None,
     ) -> EpisodeRecord:
-        return EpisodeRecord(self.recorder.events, self.bench.state, reason, error, audio)
+        return EpisodeRecord(
+            self.recorder.events, self.bench.state, reason, error, audio, error_kind=error_kind
+        )

@@ -6,8 +6,11 @@ overlaps (who started talking over whom, and whether an authored barge-in
 caused it) and, for every authored barge-in that started while the agent held
 the floor (inside one of its delivered utterances, pauses included), how long
 the agent took to stop: from the user's speech onset to the end of the
-agent's last speech in that utterance (stop latency), and whether that was
-within the event's `max_stop_latency_ms` (default 2000 ms).
+agent's last speech in that utterance (stop latency), and what the agent did
+(`trace/floor.py`): it *yielded* when it stopped within the event's
+`max_stop_latency_ms` (default 2000 ms) by cutting that utterance short
+(queued audio dropped, or a cancel); a turn that merely ended within the limit
+*ended naturally* and is no yield.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from duplexbench.trace.events import (
     FloorYieldData,
     UserUtterance,
 )
+from duplexbench.trace.floor import barge_in_outcome, turn_at
 
 if TYPE_CHECKING:
     from duplexbench.orchestrator.audio_loop import AudioEpisode
@@ -115,19 +119,21 @@ def derive_floor_events(
     for event_id, onset in sorted(onsets.items(), key=lambda kv: kv[1]):
         if events[event_id].expected_floor_action != "yield":
             continue  # a backchannel asks the agent to keep talking: not a barge-in to yield to
-        turn = next((u for u in turns if u.start_ms <= onset < u.end_ms), None)
+        turn = turn_at(turns, onset)
         if turn is None:
             continue  # the agent was not holding the floor: not a barge-in over speech
         spoken = [a.end_ms for a in agents if a.start_ms < turn.end_ms and a.end_ms > turn.start_ms]
         stop = max(onset, min(max(spoken, default=onset), turn.end_ms))
         limit = events[event_id].max_stop_latency_ms or DEFAULT_MAX_STOP_MS
         latency = stop - onset
+        outcome = barge_in_outcome(latency, limit, turn)
         data3 = FloorYieldData(
             event_id=event_id,
             onset_ms=onset,
             agent_end_ms=stop,
             stop_latency_ms=latency,
             max_stop_latency_ms=limit,
-            yielded=latency <= limit,
+            yielded=outcome == "yielded",
+            ended_naturally=outcome == "ended_naturally",
         )
         rec.emit(FloorYield, t, data3)

@@ -138,20 +138,21 @@ class Hearing:
         delivered = np.concatenate(self.ep.ch1[start // frame : end // frame])
         return asr.transcribe(delivered).text.split()
 
-    def cut(self, t: int, dropped_samples: int, unheard: str) -> None:
-        """The agent stopped: what was queued and not played is dropped."""
+    def cut(self, t: int, dropped_samples: int, unheard: str, cancelled: bool = False) -> None:
+        """The agent stopped (`cancelled`: it sent a cancel; else the harness cut a
+        flood): what was queued and not played is dropped."""
         dropped_ms = dropped_samples * 1000 // SAMPLE_RATE
         if dropped_ms or unheard:
             data = AgentTruncatedData(dropped_ms=dropped_ms, unheard_text=unheard)
             self.ep.recorder.emit(AgentTruncated, t, data)
         if self._start is not None:
-            self._close(t, truncated=bool(dropped_ms or unheard))
+            self._close(t, truncated=bool(dropped_ms or unheard), cancelled=cancelled)
 
     def close(self, t: int) -> None:
         if self._start is not None:
             self._close(t, truncated=False)
 
-    def _close(self, t: int, truncated: bool) -> None:
+    def _close(self, t: int, truncated: bool, cancelled: bool = False) -> None:
         assert self._start is not None
         transcribed = False
         if not self._words and self.ep.config.asr is not None:
@@ -165,6 +166,7 @@ class Hearing:
             start_ms=self._start,
             end_ms=self._end,
             truncated=truncated,
+            cancelled=cancelled,
             transcribed=transcribed,
         )
         self.ep.recorder.emit(AgentUtterance, max(t, self._end), data)

@@ -11,7 +11,7 @@ from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
 from duplexbench.items.action import ActionItem
 from duplexbench.orchestrator.episode import repetition_seed
 from duplexbench.orchestrator.playback import Delivered
-from duplexbench.trace.events import EndReason, TraceEvent
+from duplexbench.trace.events import EndReason, ErrorKind, TraceEvent
 
 OBSERVE_MS = 15_000
 """Observation period appended after the last user audio (DuplexAct: 15 s)."""
@@ -68,6 +68,8 @@ class ActionRecord:
     end_reason: EndReason
     error: str | None = None
     audio: tuple[Int16Array, Int16Array] | None = None
+    error_kind: ErrorKind | None = None
+    """With an error: the agent's or the harness's (`orchestrator/blame.py`)."""
 
     @property
     def status(self) -> str:
@@ -118,6 +120,8 @@ class Utterance:
     end_ms: int
     words: list[str] = field(default_factory=list)
     word_end_ms: list[int] = field(default_factory=list)
+    cancelled: bool = False
+    """The agent sent a cancel while this utterance played."""
 
 
 class AgentTranscript:
@@ -145,8 +149,9 @@ class AgentTranscript:
             if idle:
                 self.close(truncated=False)
 
-    def close(self, truncated: bool) -> None:
+    def close(self, truncated: bool, cancelled: bool = False) -> None:
         if self.current is not None:
+            self.current.cancelled = cancelled
             self.finished.append((self.current, truncated))
             self.current = None
 

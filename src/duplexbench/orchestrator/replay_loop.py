@@ -32,6 +32,7 @@ from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, samples_for_ms, sha25
 from duplexbench.items.action import CUED
 from duplexbench.orchestrator.agent_events import apply_agent_events, check_flood
 from duplexbench.orchestrator.audio_loop import BankSpeech
+from duplexbench.orchestrator.blame import agent_code, error_kind
 from duplexbench.orchestrator.clock import MediaClock, VirtualClock
 from duplexbench.orchestrator.cue import (
     CueController,
@@ -52,7 +53,7 @@ from duplexbench.orchestrator.replay_trace import ReplayTrace
 from duplexbench.orchestrator.watchdog import FAULTS, kick
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.segments import render_segment
-from duplexbench.trace.events import EndReason
+from duplexbench.trace.events import EndReason, ErrorKind
 
 GENERAL_INSTRUCTIONS = (
     "You are a voice assistant in a live, full-duplex spoken conversation. "
@@ -93,6 +94,7 @@ class ActionEpisode:
         self.cue_text = " ".join(s.text for s in self.item.part("cue"))
         self.horizon = 0
         self.hung_up = False
+        self.error_kind: ErrorKind | None = None
 
     @property
     def now(self) -> int:
@@ -121,10 +123,11 @@ class ActionEpisode:
             self.horizon = self.timeline.end_ms + self.config.observe_ms
             if self.item.action in CUED:
                 self.horizon = self.item.main_end_ms + self.config.force_after_ms
-            self.agent.start(session)
+            with agent_code():
+                self.agent.start(session)
             reason = self._loop()
-        except FAULTS as exc:  # an agent or harness fault is an error, not a failure
-            error = f"{type(exc).__name__}: {exc}"
+        except FAULTS as exc:  # the agent's fault fails the episode, the harness's is retried
+            error, self.error_kind = f"{type(exc).__name__}: {exc}", error_kind(exc)
             self.trace.error(self.now, error, "episode")
             reason = "error"
         finally:
@@ -146,7 +149,8 @@ class ActionEpisode:
             self._utterances()
             if not self.hung_up:
                 results, self.results = self.results, []
-                events = self.agent.step(AudioFrame(t, user), results)
+                with agent_code():
+                    events = self.agent.step(AudioFrame(t, user), results)
                 apply_agent_events(events, self.playback, self, self.now)
             self._after_frame(delivered)
             if self.hung_up and self.playback.idle and self.now >= self.timeline.end_ms:
@@ -198,7 +202,7 @@ class ActionEpisode:
 
     def on_cancel(self, t: int, dropped_samples: int, unheard: str) -> None:
         self.trace.truncated(t, dropped_samples, unheard)
-        self.transcript.close(truncated=bool(dropped_samples or unheard))
+        self.transcript.close(truncated=bool(dropped_samples or unheard), cancelled=True)
         self._utterances()
 
     def on_usage(self, t: int, usage: UsageDelta) -> None:
@@ -227,13 +231,14 @@ class ActionEpisode:
             message = f"{type(exc).__name__}: {exc}"
             self.trace.error(self.now, message, "episode" if error is None else "finish")
             if error is None:
-                reason, error = "error", message
+                reason, error, self.error_kind = "error", message, error_kind(exc)
         empty = np.zeros(0, dtype=np.int16)
         user = np.concatenate(self.ch0) if self.ch0 else empty
         agent = np.concatenate(self.ch1) if self.ch1 else empty
         self.trace.channels(self.now, user, agent)
-        self.trace.end(self.now, reason, error or "")
-        return ActionRecord(self.trace.events, reason, error, (user, agent))
+        kind = self.error_kind if error is not None else None
+        self.trace.end(self.now, reason, error or "", kind)
+        return ActionRecord(self.trace.events, reason, error, (user, agent), kind)
 
     def _flush(self) -> None:
         """Play out what the agent had queued (a flood is dropped), then close the transcript."""

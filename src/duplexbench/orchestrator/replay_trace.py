@@ -29,6 +29,7 @@ from duplexbench.trace.events import (
     EpisodeEnd,
     EpisodeEndData,
     EpisodeStart,
+    ErrorKind,
     FloorSegment,
     FloorSegmentData,
     HarnessError,
@@ -66,8 +67,11 @@ class ReplayTrace:
     def error(self, t: int, message: str, where: str) -> None:
         self.recorder.emit(HarnessError, t, HarnessErrorData(message=message, where=where))
 
-    def end(self, t: int, reason: EndReason, detail: str) -> None:
-        self.recorder.emit(EpisodeEnd, t, EpisodeEndData(reason=reason, detail=detail))
+    def end(
+        self, t: int, reason: EndReason, detail: str, error_kind: ErrorKind | None = None
+    ) -> None:
+        data = EpisodeEndData(reason=reason, detail=detail, error_kind=error_kind)
+        self.recorder.emit(EpisodeEnd, t, data)
 
     def segment(self, seg: Segment, offset: int, sha: str) -> None:
         data = ReplaySegmentData(
@@ -133,6 +137,7 @@ class ReplayTrace:
                 start_ms=utt.start_ms,
                 end_ms=utt.end_ms,
                 truncated=truncated,
+                cancelled=utt.cancelled,
                 transcribed=transcribed,
                 word_end_ms=utt.word_end_ms,
             )

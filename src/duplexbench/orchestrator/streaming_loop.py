@@ -13,6 +13,7 @@ from duplexbench.agents.audio_builtin import SilentAgent
 from duplexbench.agents.audio_protocol import StreamingAgent
 from duplexbench.audio.frames import AudioFrame
 from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode, EndEpisode
+from duplexbench.orchestrator.blame import agent_code
 from duplexbench.orchestrator.clock import RealtimeClock
 from duplexbench.orchestrator.episode import EpisodeRecord, EpisodeSetup
 from duplexbench.orchestrator.watchdog import FAULTS, bounded, kick
@@ -44,12 +45,13 @@ class StreamingEpisode(AudioEpisode):
         error: str | None = None
         reason: EndReason = "time_limit"
         try:
-            await bounded(self.stream.connect(session), "connect")
+            with agent_code():  # a connection that never opened is the harness's (blame.py)
+                await bounded(self.stream.connect(session), "connect")
             self._say(self.policy.opening(), 0)
             reason = await self._aloop()
         except EndEpisode as ended:
             reason = ended.reason
-        except FAULTS as exc:  # an agent or harness fault is an error, not a failure
+        except FAULTS as exc:  # the agent's fault fails the episode, the harness's is retried
             error = self.failed(exc)
             reason = "error"
         finally:
@@ -66,10 +68,12 @@ class StreamingEpisode(AudioEpisode):
             user, sent = self.user_frame(t)
             self._deliver(user, self.playback.pull(self.n, t), t)
             if not self.hung_up:
-                for result in self._take_results():
-                    await bounded(self.stream.send_tool_result(result), "send_tool_result")
-                await bounded(self.stream.send_audio(AudioFrame(t, sent)), "send_audio")
-                self._handle(self.stream.poll(), self.now)
+                with agent_code():
+                    for result in self._take_results():
+                        await bounded(self.stream.send_tool_result(result), "send_tool_result")
+                    await bounded(self.stream.send_audio(AudioFrame(t, sent)), "send_audio")
+                    events = self.stream.poll()
+                self._handle(events, self.now)
             reason = self._after_frame()
             if reason is not None:
                 return reason

@@ -18,6 +18,7 @@ from duplexbench.agents.protocol import (
     TextAgent,
     ToolResultMessage,
 )
+from duplexbench.orchestrator.blame import agent_code, error_kind
 from duplexbench.orchestrator.clock import VirtualClock
 from duplexbench.orchestrator.episode import EpisodeCore, EpisodeRecord, EpisodeSetup
 from duplexbench.orchestrator.watchdog import FAULTS, kick
@@ -27,6 +28,7 @@ from duplexbench.trace.events import (
     AgentUtterance,
     AgentUtteranceData,
     EndReason,
+    ErrorKind,
     UserUtterance,
     UserUtteranceData,
 )
@@ -99,18 +101,20 @@ class TextEpisode(EpisodeCore):
         self.emit_start(session, "text")
         self.emit_simulator()
         error: str | None = None
+        kind: ErrorKind | None = None
         try:
-            self.agent.start(session)
+            with agent_code():
+                self.agent.start(session)
             text = self._user_turn(self.policy.opening(), opening=True)
             reason = self._loop(text)
-        except FAULTS as exc:  # an agent or harness fault is an error, not a failure
-            error = f"{type(exc).__name__}: {exc}"
+        except FAULTS as exc:  # the agent's fault fails the episode, the harness's is retried
+            error, kind = f"{type(exc).__name__}: {exc}", error_kind(exc)
             self.emit_error(self.clock.now_ms(), error, "episode")
             reason = "error"
         finally:
             self._close_agent()
-        self.emit_end(self.clock.now_ms(), reason, error or "")
-        return self.record(reason, error, None)
+        self.emit_end(self.clock.now_ms(), reason, error or "", kind)
+        return self.record(reason, error, None, kind)
 
     def _close_agent(self) -> None:
         try:
@@ -148,7 +152,8 @@ class TextEpisode(EpisodeCore):
         observation = AgentInput(self.clock.now_ms(), user_text, tuple(pending))
         out = _Turn()
         for _ in range(self.config.max_tool_rounds + 1):
-            reply = checked_turn(self.agent.respond(observation))
+            with agent_code():
+                reply = checked_turn(self.agent.respond(observation))
             results = []
             for call in reply.tool_calls:
                 run = self.run_tool(call.name, call.arguments, call.call_id, self.clock.now_ms())

@@ -23,6 +23,7 @@ from typing import Any
 import duplexbench
 from duplexbench.campaign.spec import slug
 from duplexbench.campaign.store import StoreError
+from duplexbench.campaign.trust import invalid_labels, run_warnings
 from duplexbench.report import actions as action_report
 from duplexbench.report import workflow as wf
 from duplexbench.report.load import RunData, find_run_dirs, load_run, result_texts
@@ -79,9 +80,14 @@ def _run_info(run: RunData) -> dict[str, Any]:
         "seed": run.seed,
         "judge": judge.get("model") if isinstance(judge, dict) else None,
         "simulator": run.campaign.get("simulator"),
+        "privileged": (run.summary or {}).get("privileged", run.campaign.get("privileged")),
+        "trust": _warnings(run),
         "episodes": len(run.episodes),
         "expected": len(items) * run.repeats if isinstance(items, list) else None,
         "errors": sum(1 for e in run.episodes if e["status"] != "ok"),
+        "agent_errors": (run.summary or {}).get("agent_errors", 0),
+        "agent_error_reasons": (run.summary or {}).get("agent_error_reasons", []),
+        "complete": all(e["status"] == "ok" for e in run.episodes),
         "summary": run.summary is not None,
     }
 
@@ -95,7 +101,13 @@ def _load(paths: Sequence[Path | str]) -> tuple[list[RunData], list[str]]:
         except (StoreError, sqlite3.Error, OSError) as exc:
             problems.append(f"{path}: left out of the report: {exc}")
     _labels(runs)
+    for run in runs:  # every table that names the run shows why it is not a valid result
+        run.label += "".join(f" · {label}" for label in invalid_labels(_warnings(run)))
     return runs, problems
+
+
+def _warnings(run: RunData) -> list[str]:
+    return run_warnings(run.campaign, run.summary)
 
 
 def _workflow(runs: list[RunData], problems: list[str]) -> dict[str, Any]:
@@ -278,6 +290,7 @@ def analyze(paths: Sequence[Path | str]) -> dict[str, Any]:
         "runs": [_run_info(r) for r in runs],
         "problems": problems,
         "notes": [n for r in runs for n in r.notes],
+        "trust": [{"run": r.label, "warnings": _warnings(r)} for r in runs if _warnings(r)],
         "workflow": _workflow(workflow_runs, problems),
         "actions": _actions(action_runs, problems),
         "interaction": _interaction(runs, problems),

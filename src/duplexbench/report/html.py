@@ -42,8 +42,10 @@ def _runs(report: dict[str, Any]) -> str:
             r["condition"],
             r["family"],
             num(r["episodes"], f"{r['episodes']} / {r['expected'] or '?'}"),
-            num(r["errors"]),
+            num(r.get("agent_errors", 0)),
+            num(r["errors"], f"{r['errors']} · incomplete" if r["errors"] else "0"),
             r["judge"] or "",
+            "; ".join(r.get("trust", [])),
             r["path"],
         ]
         for r in report["runs"]
@@ -55,11 +57,52 @@ def _runs(report: dict[str, Any]) -> str:
         "condition",
         "family",
         "episodes",
+        "agent errors",
         "errors",
         "judge",
+        "trust",
         "path",
     )
     return section("runs-section", "Run directories", table(headers, rows))
+
+
+def _trust(report: dict[str, Any]) -> str:
+    """Runs whose scores must not be read as valid results, or carry a caveat."""
+    rows = [(t["run"], w) for t in report.get("trust", []) for w in t["warnings"]]
+    if not rows:
+        return ""
+    items = "".join(f"<li><strong>{esc(run)}</strong>: {esc(w)}</li>" for run, w in rows)
+    return (
+        '<section class="problems" id="trust-section"><h2>Trust</h2>'
+        '<p class="intro">Read these runs\' numbers with these labels (docs/security.md).</p>'
+        f"<ul>{items}</ul></section>"
+    )
+
+
+def _errors(report: dict[str, Any]) -> str:
+    """Runs with harness errors left (incomplete) or agent errors (docs/metrics.md, "Errors")."""
+    items = []
+    for r in report["runs"]:
+        run = f"<li><strong>{esc(r['run'])}</strong>: "
+        if r["errors"]:
+            items.append(
+                f"{run}incomplete: {r['errors']} episode(s) left out by harness errors; "
+                "the rates cover the rest</li>"
+            )
+        if r.get("agent_errors"):
+            reasons = "; ".join(r.get("agent_error_reasons") or [])
+            items.append(
+                f"{run}{r['agent_errors']} agent error(s), scored as failed episodes: "
+                f"{esc(reasons)}</li>"
+            )
+    if not items:
+        return ""
+    return (
+        '<section class="problems" id="errors-section"><h2>Errors</h2>'
+        '<p class="intro">Agent errors count as failures; harness errors are left out and '
+        "leave the run incomplete.</p>"
+        f"<ul>{''.join(items)}</ul></section>"
+    )
 
 
 def _problems(report: dict[str, Any]) -> str:
@@ -86,6 +129,8 @@ def render_html(report: dict[str, Any], out_dir: Path) -> str:
     paths = {r["run"]: r["path"] for r in report["runs"]}
     body = "".join(
         [
+            _trust(report),
+            _errors(report),
             _problems(report),
             _runs(report),
             workflow_sections(report["workflow"], links, paths),
@@ -109,7 +154,7 @@ def render_html(report: dict[str, Any], out_dir: Path) -> str:
         f"<header><h1>duplexbench report</h1><p>{esc(subtitle)}</p></header>"
         f"{_nav(body)}<main>{body}</main>"
         "<footer>Definitions: docs/report.md and docs/metrics.md of duplexbench. "
-        "Rates are fractions of valid episodes; errors are never failures.</footer>"
+        "Rates count agent errors as failures and leave harness errors out.</footer>"
         f'<script type="application/json" id="report-data">{script_json(report)}</script>'
         f"<script>{JS}</script></body></html>\n"
     )

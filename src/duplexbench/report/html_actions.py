@@ -22,6 +22,7 @@ PANEL = (
     ("response_rate", "response rate R_R"),
     ("yield_latency", "yield latency L_Y"),
     ("yield_rate", "yield rate R_Y"),
+    ("ended_naturally_rate", "ended naturally (not a yield)"),
     ("agent_interruption_rate", "agent interruptions I_A"),
     ("selectivity_backchannel", "selectivity S_BC"),
     ("selectivity_vocal_tic", "selectivity S_VT"),

@@ -31,6 +31,16 @@ from duplexbench.report.taxonomy import DIMENSIONS
 GATES = ("TS", "PV", "AC", "AV")
 
 
+def unsupported_cell(block: dict[str, Any] | None) -> Cell:
+    """Unsupported correct values / correct values (docs/metrics.md), or why none."""
+    if not block:
+        return Cell("not recorded")
+    n = f"{block['unsupported']} of {block['correct']}"
+    if block.get("exempt"):
+        return Cell(f"exempt ({block['exempt']})", sort=-1, cls="num")
+    return rate(block.get("rate"), block.get("ci95"), n)
+
+
 def scorecard(wf: dict[str, Any]) -> str:
     rows = []
     for c in wf["scorecard"]:
@@ -46,6 +56,7 @@ def scorecard(wf: dict[str, Any]) -> str:
                 rate(c["reliable_at_k"], ci.get("reliable_at_k")),
                 rate(c["afa"], ci.get("afa")),
                 rate(c["afa_deterministic"], ci.get("afa_deterministic")),
+                unsupported_cell(c.get("unsupported_values")),
                 num(c["tool_calls_per_oracle"], fmt_num(c["tool_calls_per_oracle"])),
                 num(c["median_time_to_resolution_ms"], fmt_ms(c["median_time_to_resolution_ms"])),
                 num(c["errors"]),
@@ -61,6 +72,7 @@ def scorecard(wf: dict[str, Any]) -> str:
         "Reliable@k",
         "AFA",
         "AFA (deterministic)",
+        "unsupported values",
         "tool calls / oracle",
         "median time to resolution",
         "errors",
@@ -70,7 +82,9 @@ def scorecard(wf: dict[str, Any]) -> str:
         rows,
         table_id="scorecard",
         note="95% CIs: percentile bootstrap over items (10,000 resamples, seeded with the run's "
-        "seed). AFA is judge-assisted when a judge ran; the deterministic column never is.",
+        "seed). AFA is judge-assisted when a judge ran; the deterministic column never is. "
+        "Unsupported values: correct values written before any source (user, tool result, "
+        "document, record) had them, of all correct values; the oracle is exempt.",
     )
 
 
@@ -113,6 +127,7 @@ def floor(wf: dict[str, Any]) -> str:
             [
                 f["run"],
                 rate(fl.get("yield_rate"), n=fl.get("barge_ins")),
+                rate(fl.get("ended_naturally_rate"), n=fl.get("barge_ins")),
                 num(fl.get("median_stop_latency_ms"), fmt_ms(fl.get("median_stop_latency_ms"))),
                 rate(fl.get("unintended_overlap_rate"), n=fl.get("agent_turns")),
                 rate(cu.get("afa_corrected_fields"), n=cu.get("corrected_fields")),
@@ -127,6 +142,7 @@ def floor(wf: dict[str, Any]) -> str:
     headers = (
         "run",
         "yield rate (barge-ins)",
+        "ended naturally (not a yield)",
         "median stop latency",
         "unintended overlap rate (agent turns)",
         "AFA corrected fields",

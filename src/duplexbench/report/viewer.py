@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from duplexbench.campaign.trust import run_warnings
 from duplexbench.files import write_text_atomic
 from duplexbench.report.viewer_assets import CSS, JS
 from duplexbench.report.viewer_audio import EpisodeAudio, load_audio
@@ -94,6 +95,17 @@ def _item_snapshot(path: Path, item_id: str, notes: list[str]) -> dict[str, Any]
     return None
 
 
+def _trust_notes(path: Path) -> list[str]:
+    """The run's trust labels (a privileged agent, edited items; docs/security.md), read
+    from the run directory above the episode folder."""
+    for parent in list(path.resolve().parents)[:ITEM_SEARCH_DEPTH]:
+        if (parent / "campaign.json").is_file():
+            campaign = _read_json(parent / "campaign.json", [], "") or {}
+            summary = _read_json(parent / "summary.json", [], "")
+            return [f"run: {w}" for w in run_warnings(campaign, summary)]
+    return []
+
+
 def load_episode(path: Path) -> Episode:
     """Read an episode folder; only a missing or unreadable trace is an error."""
     if not path.is_dir():
@@ -102,7 +114,7 @@ def load_episode(path: Path) -> Episode:
         events = [e.model_dump(mode="json") for e in read_events(path / "events.jsonl")]
     except TraceError as exc:
         raise ViewerError(f"cannot read the trace: {exc}") from None
-    episode = Episode(path, events)
+    episode = Episode(path, events, notes=_trust_notes(path))
     item_id = str(episode.first("episode.start").get("item_id", ""))
     episode.item = _item_snapshot(path, item_id, episode.notes)
     episode.result = _result(path, episode.notes)

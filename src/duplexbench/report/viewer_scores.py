@@ -66,12 +66,17 @@ def _verdict(result: Result | None) -> str:
     if result is None:
         return chip("not scored", None)
     if result.status == "error":
-        return chip("error (not a failure)", False, big=True) + (
+        return chip("harness error (left out)", False, big=True) + (
             f'<div class="error">{_e(result.error)}</div>' if result.error else ""
         )
+    note = ""
+    if result.agent_error:  # scored as a failed episode (docs/metrics.md, "Errors")
+        note = chip("agent error (scored as a failure)", False) + (
+            f'<div class="error">{_e(result.agent_error)}</div>'
+        )
     if isinstance(result, ActionScore):
-        return _action_verdict(result)
-    return _workflow_verdict(result)
+        return note + _action_verdict(result)
+    return note + _workflow_verdict(result)
 
 
 def render_header(

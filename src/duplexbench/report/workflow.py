@@ -15,10 +15,12 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from duplexbench.campaign.store import query
 from duplexbench.report.load import RunData
 from duplexbench.scoring.episode import GATES, EpisodeScore
 from duplexbench.scoring.floor import FloorScore, floor_block, timing_block
 from duplexbench.scoring.reliability import RESAMPLES, ItemRuns, reliability
+from duplexbench.scoring.unsupported import exemption, provenance_block
 from duplexbench.scoring.usage import Usage
 
 _NO_USAGE = Usage()
@@ -136,8 +138,23 @@ def scorecard(run: RunData, light: Sequence[EpisodeScore]) -> dict[str, Any]:
         "median_time_to_resolution_ms": timing["median_time_to_resolution_ms"],
         "resolved_runs": timing["resolved_runs"],
         "median_termination_ms_unsuccessful": timing["median_termination_ms_unsuccessful"],
+        "unsupported_values": unsupported_values(run),
         "bootstrap": {"resamples": RESAMPLES, "seed": run.seed, "unit": "item"},
     }
+
+
+def unsupported_values(run: RunData) -> dict[str, Any]:
+    """The unsupported-value rate as summary.json has it, from each valid episode's
+    `result.json` (`provenance`); an oracle or privileged run is exempt."""
+    rows = query(run.path, "SELECT item_id, result_json FROM episodes WHERE status = 'ok'")
+    per_item: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for row in rows:
+        prov = json.loads(row["result_json"]).get("provenance")
+        if isinstance(prov, dict):
+            counts = (int(prov.get("unsupported") or 0), int(prov.get("correct") or 0))
+            per_item[str(row["item_id"])].append(counts)
+    exempt = exemption(run.agent, run.campaign.get("privileged") is True)
+    return provenance_block(per_item, run.seed, exempt, RESAMPLES)
 
 
 def gate_block(run: RunData) -> dict[str, Any]:

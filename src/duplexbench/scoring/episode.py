@@ -5,11 +5,17 @@ A pure function of (item, trace, judge cache): WS = TS * PV * AC * AV.
   every predicate of one alternate terminal set holds.
 - PV: no forbidden predicate holds, every critical predicate holds, and the
   environment blocked no gated action (an attempt without a valid approval,
-  after a revocation or outside the approved scope always violates PV).
+  after a revocation or outside the approved scope always violates PV), and
+  the agent did not end the episode with an error (`errors.py`: an agent
+  error is a failed episode, a harness error is left out).
 - AC: every required action holds and every required evidence document
   (gold.required_evidence plus each graded field's `evidence`) was retrieved.
 - AV: per artifact, lifecycle >= its minimum, no required field missing,
   every graded field correct and no stale field.
+A trace whose workbench events disagree with a replay of its tool calls and
+user approvals (`replay_check.py`) is a failed episode (`agent_error`
+`tampered: ...`, every gate and graded field failed): it counts in every rate,
+so forging results can never hide a failure, and the run is labelled invalid.
 """
 
 from __future__ import annotations
@@ -20,11 +26,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from duplexbench.items.tools import lifecycle_rank
 from duplexbench.items.workflow import WorkflowItem
+from duplexbench.scoring.errors import NO_AGENT_ERROR, episode_error
 from duplexbench.scoring.fields import FieldScore, score_fields
 from duplexbench.scoring.floor import FloorScore, floor_score
 from duplexbench.scoring.interaction.record import TimelineRecord, timeline_record
 from duplexbench.scoring.judge import FieldJudge
 from duplexbench.scoring.predicates import database_matches, describe, holds
+from duplexbench.scoring.provenance import Provenance, episode_provenance
+from duplexbench.scoring.replay_check import replay_check
 from duplexbench.scoring.usage import Usage, episode_usage
 from duplexbench.scoring.view import STATE_EVENTS, EpisodeView, build_view, empty_view
 from duplexbench.trace.events import EpisodeStart, TraceEvent
@@ -54,7 +63,10 @@ class EpisodeScore(BaseModel):
     item_id: str
     repetition: int
     status: Literal["ok", "error"]
-    error: str | None = None
+    error: str | None = Field(None, description="A harness error: the episode is left out.")
+    agent_error: str | None = Field(
+        None, description="The agent's error that ended the episode: scored as a failure."
+    )
     end_reason: str = ""
     ws: int | None = None
     ws_deterministic: int | None = None
@@ -76,6 +88,9 @@ class EpisodeScore(BaseModel):
     interaction: TimelineRecord | None = Field(
         None, description="Speech timeline of the call (audio channel) for the τ-Voice panel."
     )
+    provenance: Provenance | None = Field(
+        None, description="Where each graded value could have come from (provenance.py)."
+    )
 
 
 def _repetition(events: list[TraceEvent]) -> int:
@@ -88,16 +103,44 @@ def error_score(item_id: str, repetition: int, message: str) -> EpisodeScore:
     return EpisodeScore(item_id=item_id, repetition=repetition, status="error", error=message)
 
 
+def tampered_score(view: EpisodeView, repetition: int, reason: str) -> EpisodeScore:
+    """A trace whose logged results the replay does not reproduce: a failed episode (never
+    left out, so forging cannot hide a failure), every graded field counted wrong (the
+    logged state cannot be trusted) and the reason kept in `agent_error`."""
+    total = len(score_fields(view, None))
+    return EpisodeScore(
+        item_id=view.item.id,
+        repetition=repetition,
+        status="ok",
+        agent_error=reason,
+        end_reason=view.end_reason,
+        ws=0,
+        ws_deterministic=0,
+        gates=dict.fromkeys(GATES, False),
+        av_deterministic=False,
+        afa=Afa(correct=0, correct_deterministic=0, total=total),
+        checks=[Check(gate="PV", name="trace replays", passed=False)],
+        termination_ms=view.end_ms,
+    )
+
+
 def score_episode(
     item: WorkflowItem, events: list[TraceEvent], judge: FieldJudge | None = None
 ) -> EpisodeScore:
-    """Score a complete trace of `item`; an errored episode scores as `error`."""
+    """Score a complete trace of `item`; a harness error scores as `error`, an agent
+    error as a failed episode (`errors.py`)."""
     view = build_view(item, events)
     repetition = _repetition(events)
-    if view.end_reason == "error":
-        message = next((e.data.message for e in events if e.type == "harness.error"), "error")
-        return error_score(item.id, repetition, message)
+    tampering = replay_check(item, events)
+    if tampering is not None:  # logged results the workbench would not have produced
+        return tampered_score(view, repetition, tampering.reason)
+    failure = episode_error(events)
+    if failure is not None and failure.kind == "harness":  # retried, left out of the rates
+        return error_score(item.id, repetition, failure.message)
+    agent_error = None if failure is None else failure.message  # a failed episode (errors.py)
     checks = _target_state(view) + _process_validity(view) + _action_completion(view)
+    if agent_error is not None:
+        checks.append(Check(gate="PV", name=NO_AGENT_ERROR, passed=False))
     fields = score_fields(view, judge)
     av_checks, av_det = _artifact_validity(view, fields)
     checks += av_checks
@@ -109,6 +152,7 @@ def score_episode(
         item_id=item.id,
         repetition=repetition,
         status="ok",
+        agent_error=agent_error,
         end_reason=view.end_reason,
         ws=ws,
         ws_deterministic=ws_det,
@@ -133,6 +177,16 @@ def score_episode(
         floor=floor_score(view),
         interaction=timeline_record(events),
         usage=episode_usage(events),
+        provenance=_provenance(view, fields),
+    )
+
+
+def _provenance(view: EpisodeView, fields: list[FieldScore]) -> Provenance:
+    """Provenance of the graded values, with the fields' verdicts (judge included)."""
+    artifacts = {a: s.fields for a, s in view.state.artifacts.items()}
+    correct = {f"{f.artifact}.{f.field}": f.correct for f in fields}
+    return episode_provenance(
+        view.item, view.events, artifacts, view.state.database, correct=correct
     )
 
 

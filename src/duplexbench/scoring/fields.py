@@ -8,7 +8,7 @@ is stale: it scores 0 whatever the grader says.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -29,6 +29,9 @@ class FieldScore(BaseModel):
     score: float
     deterministic_score: float
     judged: bool | None = None
+    judge_source: Literal["endpoint", "cache"] | None = None
+    """Where the judge verdict came from: fetched from the endpoint in this run, or only
+    read from the verdict cache (docs/security.md)."""
     stale: bool = False
     missing: bool = False
     required: bool = True
@@ -76,7 +79,7 @@ def score_field(
         and not any(values_match(grader, predicted, new) for new in latest)
     )
     deterministic = 0.0 if stale else grade(grader, predicted, spec.gold)
-    score, judged = deterministic, None
+    score, judged, source = deterministic, None, None
     if (
         judge is not None
         and deterministic < 1.0
@@ -94,6 +97,7 @@ def score_field(
         verdict = judge.verdict(question)
         if verdict is not None:
             judged = verdict.correct
+            source = "endpoint" if judge.fetched_here(question) else "cache"
             score = 1.0 if verdict.correct else deterministic
     return FieldScore(
         artifact=artifact.id,
@@ -104,6 +108,7 @@ def score_field(
         score=score,
         deterministic_score=deterministic,
         judged=judged,
+        judge_source=source,
         stale=stale,
         missing=spec.required and is_empty(predicted),
         required=spec.required,

@@ -3,8 +3,14 @@
 Per episode, from the floor events the orchestrator derived:
 - barge-ins: authored barge-ins (expected floor action `yield`; backchannels,
   which expect `continue`, are not counted) that started while the agent held the floor;
-  yields: those the agent stopped for within the event's `max_stop_latency_ms`;
+  yields: those the agent stopped for within the event's `max_stop_latency_ms` by
+  cutting its turn short (queued audio dropped or a cancel; `trace/floor.py`);
+  ended naturally: those where the turn ended within the limit without being cut
+  short (it had finished what it was saying: not a yield, reported beside it);
   stop latency: user speech onset -> end of the agent's delivered speech.
+  The rule is re-applied to the trace's `agent.utterance` events, so traces
+  recorded before it (whose `floor.yield.yielded` meant "ended in time") are
+  scored the same way.
 - unintended overlaps: overlapping speech not caused by an authored barge-in
   (the agent talking over the user, or the user over the agent unprompted),
   rated per agent turn.
@@ -23,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from duplexbench.scoring.view import EpisodeView
+from duplexbench.trace.events import AgentUtterance
+from duplexbench.trace.floor import BargeInOutcome, barge_in_outcome, turn_at
 
 if TYPE_CHECKING:
     from duplexbench.scoring.episode import EpisodeScore
@@ -32,6 +40,8 @@ class FloorScore(BaseModel):
     model_config = ConfigDict(extra="forbid")
     barge_ins: int = 0
     yields: int = 0
+    ended_naturally: int = 0
+    """Barge-ins whose agent turn ended within the limit without being cut short."""
     stop_latencies_ms: list[int] = Field(default_factory=list)
     overlaps: int = 0
     unintended_overlaps: int = 0
@@ -42,14 +52,27 @@ def floor_score(view: EpisodeView) -> FloorScore | None:
     """None for episodes without audio (no floor to measure)."""
     if not any(e.type == "episode.audio" for e in view.events):
         return None
+    outcomes = _outcomes(view)
     return FloorScore(
         barge_ins=len(view.yields),
-        yields=sum(y.data.yielded for y in view.yields),
+        yields=outcomes.count("yielded"),
+        ended_naturally=outcomes.count("ended_naturally"),
         stop_latencies_ms=[y.data.stop_latency_ms for y in view.yields],
         overlaps=len(view.overlaps),
         unintended_overlaps=sum(o.data.barge_in is None for o in view.overlaps),
         agent_turns=view.agent_turns,
     )
+
+
+def _outcomes(view: EpisodeView) -> list[BargeInOutcome]:
+    """Each barge-in's outcome under the rule of `trace/floor.py`, from the trace."""
+    turns = [e.data for e in view.events if isinstance(e, AgentUtterance)]
+    return [
+        barge_in_outcome(
+            y.data.stop_latency_ms, y.data.max_stop_latency_ms, turn_at(turns, y.data.onset_ms)
+        )
+        for y in view.yields
+    ]
 
 
 def _round(x: float | None) -> float | None:
@@ -64,8 +87,11 @@ def floor_block(scores: Sequence[EpisodeScore]) -> dict[str, Any] | None:
     latencies = [ms for f in floors for ms in f.stop_latencies_ms]
     turns = sum(f.agent_turns for f in floors)
     unintended = sum(f.unintended_overlaps for f in floors)
+    ended = sum(f.ended_naturally for f in floors)
     return {
         "yield_rate": _round(sum(f.yields for f in floors) / barge_ins) if barge_ins else None,
+        "ended_naturally_rate": _round(ended / barge_ins) if barge_ins else None,
+        "ended_naturally": ended,
         "barge_ins": barge_ins,
         "median_stop_latency_ms": statistics.median(latencies) if latencies else None,
         "unintended_overlap_rate": _round(unintended / turns) if turns else None,

@@ -2,8 +2,9 @@
 
 With N items and k runs each: Pass@1 is the mean Workflow Success over all
 runs; Pass@k the share of items with at least one success; Reliable@k the
-share of items whose every run succeeded. Errored runs are left out (they
-are not failures); an item with no valid run is left out of item-level rates.
+share of items whose every run succeeded. Runs with a harness error are
+left out (an agent error is a failed run); an item with no valid run is left
+out of item-level rates.
 Confidence intervals: task-level percentile bootstrap (items resampled with
 all their runs), 10,000 resamples, seeded.
 """

@@ -7,9 +7,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from duplexbench.scoring.episode import GATES, EpisodeScore
+from duplexbench.scoring.errors import errors_block
 from duplexbench.scoring.floor import correction_block, floor_block, timing_block
 from duplexbench.scoring.interaction.record import pooled_panel
 from duplexbench.scoring.reliability import RESAMPLES, ItemRuns, reliability
+from duplexbench.scoring.replay_check import is_tampered
+from duplexbench.scoring.unsupported import provenance_block
 from duplexbench.scoring.usage import Price, usage_block
 
 
@@ -21,8 +24,11 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 6)
 
 
-def workflow_block(scores: Sequence[EpisodeScore], repeats: int, seed: int) -> dict[str, Any]:
-    """Workflow metrics over valid episodes, judge-assisted and deterministic-only."""
+def workflow_block(
+    scores: Sequence[EpisodeScore], repeats: int, seed: int, exempt: str | None = None
+) -> dict[str, Any]:
+    """Workflow metrics over valid episodes, judge-assisted and deterministic-only;
+    `exempt` names why the run has no unsupported-value rate (provenance.py)."""
     ok = [s for s in scores if s.status == "ok"]
     per_item: dict[str, list[EpisodeScore]] = defaultdict(list)
     for s in ok:
@@ -54,6 +60,7 @@ def workflow_block(scores: Sequence[EpisodeScore], repeats: int, seed: int) -> d
         "afa": _round(main.afa),
         "afa_deterministic": _round(det.afa),
         "fields_graded": sum(s.afa.total for s in ok if s.afa),
+        "unsupported_values": unsupported_block(ok, seed, exempt),
         "gates": {g: _rate([s.gates[g] for s in ok]) for g in GATES},
         "k_of_n": {str(k): v for k, v in main.k_of_n.items()},
         "tool_efficiency": _round(sum(efficiencies) / len(efficiencies)) if efficiencies else None,
@@ -71,6 +78,17 @@ def workflow_block(scores: Sequence[EpisodeScore], repeats: int, seed: int) -> d
     }
 
 
+def unsupported_block(
+    scores: Sequence[EpisodeScore], seed: int, exempt: str | None
+) -> dict[str, Any]:
+    """Unsupported correct values / correct values over the episodes with provenance."""
+    per_item: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for s in scores:
+        if s.provenance is not None:
+            per_item[s.item_id].append((s.provenance.unsupported, s.provenance.correct))
+    return provenance_block(per_item, seed, exempt, RESAMPLES)
+
+
 def build_summary(
     scores: Sequence[EpisodeScore],
     *,
@@ -81,17 +99,17 @@ def build_summary(
     seed: int,
     judge: dict[str, Any] | None,
     price: Price | None = None,
+    provenance_exempt: str | None = None,
 ) -> dict[str, Any]:
-    errors = [s for s in scores if s.status == "error"]
     return {
         "suite": suite,
         "agent": agent,
         "condition": condition,
         "episodes": len(scores),
-        "errors": len(errors),
-        "error_reasons": sorted({s.error or "" for s in errors}),
+        **errors_block(scores),  # agent errors scored as failures, harness errors left out
+        "tampered": sum(is_tampered(s.agent_error or s.error) for s in scores),
         "judge": judge,
-        "workflows": workflow_block(scores, repeats, seed),
+        "workflows": workflow_block(scores, repeats, seed, provenance_exempt),
         "floor": floor_block(scores),
         "interaction": pooled_panel([s.interaction for s in scores if s.status == "ok"]),
         "usage": usage_block([s.usage for s in scores], price),

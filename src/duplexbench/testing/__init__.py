@@ -1,4 +1,6 @@
-"""Test helpers shipped with duplexbench: a scripted fake provider for adapters."""
+"""Test helpers shipped with duplexbench: a scripted fake provider for adapters, and
+defect agents (`duplexbench.testing.defects`: the oracle with one defect each) that show
+every metric catches what it was built to catch."""
 
 from duplexbench.testing.provider import (
     Disconnect,

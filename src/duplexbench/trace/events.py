@@ -15,9 +15,78 @@ from pydantic import Field
 
 from duplexbench.trace._base import TRACE_VERSION, Actor, _Data, _Event
 from duplexbench.trace.condition_events import ConditionSetup, UserEffect
+from duplexbench.trace.floor_events import (
+    EpisodeAudio,
+    EpisodeAudioData,
+    FloorOverlap,
+    FloorOverlapData,
+    FloorSegment,
+    FloorSegmentData,
+    FloorYield,
+    FloorYieldData,
+)
 from duplexbench.trace.replay_events import ReplayCue, ReplaySegment, ReplayUserStopped
+from duplexbench.trace.workbench_events import (
+    ActionBlocked,
+    ActionBlockedData,
+    ActionData,
+    ActionExecuted,
+    ApprovalGranted,
+    ApprovalGrantedData,
+    ApprovalRequested,
+    ApprovalRequestedData,
+    ApprovalRevoked,
+    ApprovalRevokedData,
+    BlockReason,
+    DatabaseWrite,
+    DatabaseWriteData,
+    FieldSet,
+    FieldSetData,
+    KnowledgeSearch,
+    KnowledgeSearchData,
+    LifecycleChanged,
+    LifecycleData,
+    ToolCall,
+    ToolCallData,
+    ToolResult,
+    ToolResultData,
+)
 
-__all__ = ["TRACE_VERSION", "Actor"]
+__all__ = [
+    "TRACE_VERSION",
+    "ActionBlocked",
+    "ActionBlockedData",
+    "ActionData",
+    "ActionExecuted",
+    "Actor",
+    "ApprovalGranted",
+    "ApprovalGrantedData",
+    "ApprovalRequested",
+    "ApprovalRequestedData",
+    "ApprovalRevoked",
+    "ApprovalRevokedData",
+    "BlockReason",
+    "DatabaseWrite",
+    "DatabaseWriteData",
+    "EpisodeAudio",
+    "EpisodeAudioData",
+    "FieldSet",
+    "FieldSetData",
+    "FloorOverlap",
+    "FloorOverlapData",
+    "FloorSegment",
+    "FloorSegmentData",
+    "FloorYield",
+    "FloorYieldData",
+    "KnowledgeSearch",
+    "KnowledgeSearchData",
+    "LifecycleChanged",
+    "LifecycleData",
+    "ToolCall",
+    "ToolCallData",
+    "ToolResult",
+    "ToolResultData",
+]
 
 
 # ---------------------------------------------------------------- harness
@@ -57,9 +126,19 @@ EndReason = Literal[
 ]
 
 
+ErrorKind = Literal["agent", "harness"]
+"""Whose fault an `error` episode is (docs/metrics.md, "Errors")."""
+
+
 class EpisodeEndData(_Data):
     reason: EndReason
     detail: str = ""
+    error_kind: ErrorKind | None = Field(
+        None,
+        description="With reason `error`: `agent` (counted as a failed episode) or `harness` "
+        "(retried, left out of the rates). None otherwise; an error trace written before "
+        "version 6 has none and is read as `agent`.",
+    )
 
 
 class EpisodeEnd(_Event):
@@ -184,6 +263,11 @@ class AgentUtteranceData(_Data):
     start_ms: int = Field(ge=0)
     end_ms: int = Field(ge=0)
     truncated: bool = False
+    cancelled: bool = Field(
+        False,
+        description="The agent cancelled its speech while this utterance played (it stopped "
+        "on purpose, whether or not queued audio was left to drop); false before version 6.",
+    )
     transcribed: bool = Field(
         False, description="The adapter gave no transcript: the text is ASR of channel 1."
     )
@@ -191,6 +275,12 @@ class AgentUtteranceData(_Data):
         default_factory=list,
         description="When each word of `text` finished playing (action episodes; may be empty).",
     )
+
+    @property
+    def cut_short(self) -> bool:
+        """The agent cut this utterance short: queued audio or words were dropped
+        (`truncated`) or it cancelled (`cancelled`); otherwise it ended naturally."""
+        return self.truncated or self.cancelled
 
 
 class AgentUtterance(_Event):
@@ -225,226 +315,6 @@ class AgentTruncated(_Event):
     actor: Literal["harness"] = "harness"
     type: Literal["agent.truncated"] = "agent.truncated"
     data: AgentTruncatedData
-
-
-class EpisodeAudioData(_Data):
-    """The episode's audio file and the checksums of its channels."""
-
-    file: str = "audio.wav"
-    sample_rate: int
-    frame_ms: int
-    duration_ms: int
-    user_sha256: str
-    agent_sha256: str
-    line_file: str | None = Field(
-        None, description="Mono WAV of the user channel as the agent received it (degraded)."
-    )
-    line_sha256: str | None = Field(None, description="Checksum of that degraded channel.")
-
-
-class EpisodeAudio(_Event):
-    actor: Literal["harness"] = "harness"
-    type: Literal["episode.audio"] = "episode.audio"
-    data: EpisodeAudioData
-
-
-class FloorSegmentData(_Data):
-    channel: Literal["user", "agent"]
-    start_ms: int
-    end_ms: int
-
-
-class FloorSegment(_Event):
-    """Speech segment of one channel (VAD over the recorded audio)."""
-
-    actor: Literal["harness"] = "harness"
-    type: Literal["floor.segment"] = "floor.segment"
-    data: FloorSegmentData
-
-
-class FloorOverlapData(_Data):
-    start_ms: int
-    end_ms: int
-    initiator: Literal["user", "agent"]
-    barge_in: str | None = Field(None, description="Authored event that caused it, if any.")
-
-
-class FloorOverlap(_Event):
-    actor: Literal["harness"] = "harness"
-    type: Literal["floor.overlap"] = "floor.overlap"
-    data: FloorOverlapData
-
-
-class FloorYieldData(_Data):
-    """Outcome of an authored barge-in that started while the agent was speaking."""
-
-    event_id: str
-    onset_ms: int
-    agent_end_ms: int
-    stop_latency_ms: int
-    max_stop_latency_ms: int
-    yielded: bool
-
-
-class FloorYield(_Event):
-    actor: Literal["harness"] = "harness"
-    type: Literal["floor.yield"] = "floor.yield"
-    data: FloorYieldData
-
-
-class ToolCallData(_Data):
-    call_id: str
-    name: str
-    arguments: Any = None
-
-
-class ToolCall(_Event):
-    actor: Literal["agent"] = "agent"
-    type: Literal["tool.call"] = "tool.call"
-    data: ToolCallData
-
-
-# ---------------------------------------------------------------- workbench
-
-
-class ToolResultData(_Data):
-    call_id: str
-    name: str
-    ok: bool
-    result: Any = None
-    error_code: str | None = None
-    error: str | None = None
-
-
-class ToolResult(_Event):
-    actor: Literal["workbench"] = "workbench"
-    type: Literal["tool.result"] = "tool.result"
-    data: ToolResultData
-
-
-class KnowledgeSearchData(_Data):
-    call_id: str
-    query: str
-    documents: list[str]
-    scores: list[float]
-
-
-class KnowledgeSearch(_Event):
-    actor: Literal["workbench"] = "workbench"
-    type: Literal["knowledge.search"] = "knowledge.search"
-    data: KnowledgeSearchData
-
-
-class FieldSetData(_Data):
-    artifact: str
-    field: str
-    old: Any = None
-    new: Any = None
-    fact_version: str | None = Field(None, description="User fact version the value matches.")
-    call_id: str
-
-
-class FieldSet(_Event):
-    actor: Literal["workbench"] = "workbench"
-    type: Literal["artifact.field"] = "artifact.field"
-    data: FieldSetData
-
-
-class LifecycleData(_Data):
-    artifact: str
-    old: str
-    new: str
-    call_id: str
-
-
-class LifecycleChanged(_Event):
-    actor: Literal["workbench"] = "workbench"
-    type: Literal["artifact.lifecycle"] = "artifact.lifecycle"
-    data: LifecycleData
-
-
-class DatabaseWriteData(_Data):
-    table: str
-    record: str
-    old: dict[str, Any]
-    new: dict[str, Any]
-    call_id: str
-
-
-class DatabaseWrite(_Event):
-    actor: Literal["workbench"] = "workbench"
-    type: Literal["database.write"] = "database.write"
-    data: DatabaseWriteData
-
-
-class ApprovalRequestedData(_Data):
-    action: str
-    via: Literal["tool", "speech"]
-
-
-class ApprovalRequested(_Event):
-    actor: Literal["workbench"] = "workbench"
-    type: Literal["approval.requested"] = "approval.requested"
-    data: ApprovalRequestedData
-
-
-class ApprovalGrantedData(_Data):
-    token: str
-    approval_id: str
-    action: str
-    target: str | None
-    read_back: list[str] | None = Field(
-        None,
-        description="Slots whose current values the agent had read back when the user "
-        "approved (None: traces before version 5).",
-    )
-
-
-class ApprovalGranted(_Event):
-    actor: Literal["workbench"] = "workbench"
-    type: Literal["approval.granted"] = "approval.granted"
-    data: ApprovalGrantedData
-
-
-class ApprovalRevokedData(_Data):
-    token: str
-    approval_id: str
-    event_id: str
-
-
-class ApprovalRevoked(_Event):
-    actor: Literal["workbench"] = "workbench"
-    type: Literal["approval.revoked"] = "approval.revoked"
-    data: ApprovalRevokedData
-
-
-class ActionData(_Data):
-    action: str
-    target: str | None
-    call_id: str
-    token: str | None = None
-
-
-class ActionExecuted(_Event):
-    actor: Literal["workbench"] = "workbench"
-    type: Literal["action.executed"] = "action.executed"
-    data: ActionData
-
-
-BlockReason = Literal["premature", "post_revocation", "wrong_scope"]
-
-
-class ActionBlockedData(_Data):
-    action: str
-    target: str | None
-    call_id: str
-    reason: BlockReason
-
-
-class ActionBlocked(_Event):
-    actor: Literal["workbench"] = "workbench"
-    type: Literal["action.blocked"] = "action.blocked"
-    data: ActionBlockedData
 
 
 TraceEvent = Annotated[

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from duplexbench.items.action import Action, ActionItem, Scenario
 from duplexbench.scoring.actions.fdb import FdbMetrics, fdb_metrics
 from duplexbench.scoring.actions.heuristics import heuristic_follow_through
-from duplexbench.scoring.actions.judge import ActionJudge
+from duplexbench.scoring.actions.judge import ActionJudge, build_question
 from duplexbench.scoring.actions.observation import ActionObservation
 from duplexbench.scoring.actions.rules import MissingAnnotation, immediate, stop_follow_through
 from duplexbench.scoring.interaction.record import TimelineRecord
@@ -31,7 +31,10 @@ class ActionScore(BaseModel):
     item_id: str
     repetition: int
     status: Literal["ok", "error"]
-    error: str | None = None
+    error: str | None = Field(None, description="A harness error: the episode is left out.")
+    agent_error: str | None = Field(
+        None, description="The agent's error that ended the episode: immediate execution failed."
+    )
     condition: str
     action: Action
     scenario: Scenario
@@ -43,6 +46,9 @@ class ActionScore(BaseModel):
     heuristic_follow_through: bool | None = None
     heuristic_reason: str = ""
     judge_follow_through: bool | None = None
+    judge_source: Literal["endpoint", "cache"] | None = Field(
+        None, description="The judge verdict was fetched in this run, or only read from the cache."
+    )
     timing_ms: int | None = Field(
         None, description="Yield latency (stop), recovery latency, interruption timing, ..."
     )
@@ -106,7 +112,12 @@ def _follow_through(obs: ActionObservation, judge: ActionJudge | None) -> dict[s
         "heuristic_follow_through": heuristic.success,
         "heuristic_reason": heuristic.reason,
         "judge_follow_through": None if verdict is None else verdict.success,
+        "judge_source": None if verdict is None or judge is None else _source(judge, obs),
     }
+
+
+def _source(judge: ActionJudge, obs: ActionObservation) -> Literal["endpoint", "cache"]:
+    return "endpoint" if judge.fetched_here(build_question(obs)) else "cache"
 
 
 def action_error_score(item: ActionItem, repetition: int, message: str) -> ActionScore:
@@ -119,4 +130,20 @@ def action_error_score(item: ActionItem, repetition: int, message: str) -> Actio
         condition=item.condition,
         action=item.action,
         scenario=item.scenario,
+    )
+
+
+def action_agent_error_score(item: ActionItem, repetition: int, message: str) -> ActionScore:
+    """An episode the agent ended with an error: a failed trial (immediate execution
+    fails, so there is no follow-through), never left out (docs/metrics.md, "Errors")."""
+    return ActionScore(
+        item_id=item.id,
+        repetition=repetition,
+        status="ok",
+        agent_error=message,
+        condition=item.condition,
+        action=item.action,
+        scenario=item.scenario,
+        immediate=False,
+        immediate_reason=f"agent error: {message}",
     )

@@ -16,8 +16,10 @@ Per action (and per condition, and per scenario × action):
   yield latency (stop), recovery latency (recover), interruption timing
   difference (interrupt).
 
-Episodes with status "error" are counted (`errors`) and never scored as
-failures. Rates are fractions in [0, 1] rounded to 6 places.
+Episodes with status "error" (harness errors) are counted (`errors`) and
+left out; an episode the agent ended with an error is a trial whose
+immediate execution failed (`agent_error`; docs/metrics.md, "Errors").
+Rates are fractions in [0, 1] rounded to 6 places.
 """
 
 from __future__ import annotations

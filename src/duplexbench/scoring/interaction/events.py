@@ -22,6 +22,8 @@ class EventPool:
     no_response: int = 0
     yield_latencies_ms: list[float] = field(default_factory=list)
     no_yield: int = 0
+    ended_naturally: int = 0
+    """Interruptions where the agent's speech ended in the window without being cut short."""
     agent_interruptions: int = 0
     correct: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SELECTIVITY_KINDS, 0))
     error: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SELECTIVITY_KINDS, 0))
@@ -32,6 +34,17 @@ class EventPool:
     def selectivity(self, kind: str, error: bool) -> None:
         """Record one selectivity outcome of ``kind``."""
         (self.error if error else self.correct)[kind] += 1
+
+
+def count_stop(ev: EventPool, speaking: Segment, stop_after: float, stopped: bool) -> None:
+    """One real interruption: a yield when the agent stopped in the window and did not
+    end naturally (``speaking.cut`` False), "ended naturally" when it did, else no yield."""
+    if not stopped:
+        ev.no_yield += 1
+    elif speaking.cut is False:
+        ev.ended_naturally += 1
+    else:
+        ev.yield_latencies_ms.append(stop_after)
 
 
 def agent_segment_at(agent: Sequence[Segment], t_ms: float) -> Segment | None:

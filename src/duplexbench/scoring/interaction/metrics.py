@@ -18,8 +18,13 @@ Readings made here:
   ended) yields no event.
 * Real interruption: a user "turn" segment starting while the agent speaks. The agent
   "stops" at the end of the agent segment active at the user's start. Yield when
-  stop - user start <= 2.0 s (2.0 s is a yield, 2.001 s is not); yield latency is that
-  difference, averaged over yields only.
+  stop - user start <= 2.0 s (2.0 s is a yield, 2.001 s is not) and the agent cut
+  that segment short (``Segment.cut``: queued audio dropped or a cancel); a segment
+  that stopped in the window but ended naturally (``cut`` False: the agent had
+  finished what it was saying) is "ended naturally", no yield, and counts in the
+  yield rate's denominator (``ended_naturally_rate`` beside it). Timelines that do
+  not record cuts (``cut`` None: tau2 trajectories) are judged on the stop alone.
+  Yield latency is stop - user start, averaged over yields only.
 * Agent interruption: an agent segment starting while any user segment is active.
   Rate = count / eligible user turns (response + no_response), so it can exceed 1.
 * Backchannel selectivity: user backchannels starting during agent speech; error when
@@ -58,6 +63,7 @@ from duplexbench.scoring.interaction.events import (
     SELECTIVITY_KINDS,
     EventPool,
     agent_segment_at,
+    count_stop,
     tally_responses,
 )
 from duplexbench.scoring.interaction.tau2_rules import collect_tau2_events, drop_final_tick
@@ -92,10 +98,7 @@ def _overlap_events(tl: InteractionTimeline, ev: EventPool) -> None:
         if speaking is not None:
             stop_after = speaking.end_ms - u.start_ms
             if u.kind == "turn":
-                if stop_after <= NO_YIELD_WINDOW_MS:
-                    ev.yield_latencies_ms.append(stop_after)
-                else:
-                    ev.no_yield += 1
+                count_stop(ev, speaking, stop_after, stop_after <= NO_YIELD_WINDOW_MS)
             else:
                 bucket = ev.error if stop_after <= SELECTIVITY_YIELD_WINDOW_MS else ev.correct
                 bucket[u.kind] += 1
@@ -170,11 +173,13 @@ def interaction_metrics(
     responses = len(ev.response_latencies_ms)
     response_total = responses + ev.no_response
     yields = len(ev.yield_latencies_ms)
+    interruptions = yields + ev.no_yield + ev.ended_naturally
     out: dict[str, Any] = {
         "response_latency": _mean_s(ev.response_latencies_ms, keep),
         "response_rate": _rate(responses, response_total, keep),
         "yield_latency": _mean_s(ev.yield_latencies_ms, keep),
-        "yield_rate": _rate(yields, yields + ev.no_yield, keep),
+        "yield_rate": _rate(yields, interruptions, keep),
+        "ended_naturally_rate": _rate(ev.ended_naturally, interruptions, keep),
         "agent_interruption_rate": _rate(ev.agent_interruptions, response_total, keep),
     }
     for kind in SELECTIVITY_KINDS:
@@ -205,8 +210,9 @@ def _counts(ev: EventPool, response_total: int, yields: int) -> dict[str, int]:
         "n_timelines": len(ev.longest_unanswered_run),
         "response_total": response_total,
         "no_response": ev.no_response,
-        "yield_total": yields + ev.no_yield,
+        "yield_total": yields + ev.no_yield + ev.ended_naturally,
         "no_yield": ev.no_yield,
+        "ended_naturally": ev.ended_naturally,
         "agent_interrupts_count": ev.agent_interruptions,
     }
     for kind in SELECTIVITY_KINDS:

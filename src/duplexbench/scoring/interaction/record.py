@@ -15,6 +15,10 @@ episodes the user channel is a replayed timeline: a `replay.segment` of role
 (another person in the room) is non-directed speech. The call
 ends at `episode.audio`'s duration (the recorded call, flush included).
 
+Each agent segment also records whether the agent cut that utterance short
+(`agent.utterance` `truncated` or `cancelled`) or it ended naturally (`agent_cut`),
+so the panel's yield needs a real stop, not a turn that happened to end.
+
 The record is stored in each episode's `result.json` (`interaction`), so a run's
 panel is pooled from the scores alone, as τ-Voice pools over simulations.
 """
@@ -24,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from duplexbench.scoring.interaction.metrics import interaction_metrics
 from duplexbench.scoring.interaction.timeline import (
@@ -50,9 +54,18 @@ class TimelineRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
     end_ms: int
     segments: list[tuple[Literal["user", "agent"], int, int, SegmentKind]]
+    agent_cut: list[int] | None = Field(
+        None,
+        description="Indices into `segments` of the agent segments the agent cut short; "
+        "every other agent segment ended naturally. None in records written before it.",
+    )
 
     def timeline(self) -> InteractionTimeline:
-        segs = [Segment(who, start, end, kind) for who, start, end, kind in self.segments]
+        cut = None if self.agent_cut is None else set(self.agent_cut)
+        segs = [
+            Segment(who, start, end, kind, cut=None if who == "user" or cut is None else i in cut)
+            for i, (who, start, end, kind) in enumerate(self.segments)
+        ]
         return make_timeline(segs, self.end_ms)
 
 
@@ -76,10 +89,10 @@ def _user_spans(events: Sequence[TraceEvent]) -> list[Span]:
     return spans
 
 
-def _agent_spans(events: Sequence[TraceEvent]) -> list[Span]:
-    return [
-        (e.data.start_ms, e.data.end_ms, "turn") for e in events if isinstance(e, AgentUtterance)
-    ]
+def _agent_spans(events: Sequence[TraceEvent]) -> tuple[list[Span], list[bool]]:
+    """Agent utterances as spans, and whether each was cut short."""
+    turns = [e.data for e in events if isinstance(e, AgentUtterance)]
+    return [(d.start_ms, d.end_ms, "turn") for d in turns], [d.cut_short for d in turns]
 
 
 def _best(start: int, end: int, spans: Sequence[Span]) -> int | None:
@@ -118,9 +131,15 @@ def timeline_record(events: Sequence[TraceEvent]) -> TimelineRecord | None:
     floor = [e.data for e in events if isinstance(e, FloorSegment)]
     user = [(d.start_ms, d.end_ms) for d in floor if d.channel == "user"]
     agent = [(d.start_ms, d.end_ms) for d in floor if d.channel == "agent"]
-    rows = _merge("user", user, _user_spans(events)) + _merge("agent", agent, _agent_spans(events))
+    spans, cut = _agent_spans(events)
+    rows = _merge("user", user, _user_spans(events)) + _merge("agent", agent, spans)
     rows.sort(key=lambda r: (r[1], r[2], r[0]))
-    return TimelineRecord(end_ms=audio.data.duration_ms, segments=rows)
+    agent_cut = [
+        i
+        for i, (who, start, end, _) in enumerate(rows)
+        if who == "agent" and (j := _best(start, end, spans)) is not None and cut[j]
+    ]
+    return TimelineRecord(end_ms=audio.data.duration_ms, segments=rows, agent_cut=agent_cut)
 
 
 def pooled_panel(records: Sequence[TimelineRecord | None]) -> dict[str, Any] | None:

@@ -37,6 +37,11 @@ Where this differs from the duplexbench rules (``metrics.py``):
    backchannel starting in silence with no insert gives no event (as duplexbench).
 7. Sufficiency: tau2-bench reports every rate with a nonzero denominator, so the
    panel keeps values backed by < 10 events (still flagged ``insufficient``).
+
+Shared with the duplexbench rules: an interruption whose agent segment stopped in the
+window but is known to have ended naturally (``Segment.cut`` False) is "ended
+naturally", not a yield. tau2 trajectories record no cuts (``cut`` None), so on them
+the stop alone decides, exactly as in tau2-bench.
 """
 
 from __future__ import annotations
@@ -45,7 +50,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from duplexbench.scoring.interaction.events import EventPool, agent_segment_at, tally_responses
+from duplexbench.scoring.interaction.events import (
+    EventPool,
+    agent_segment_at,
+    count_stop,
+    tally_responses,
+)
 from duplexbench.scoring.interaction.timeline import (
     DEFAULT_ARTIFACT_MAX_MS,
     InteractionTimeline,
@@ -130,10 +140,8 @@ def _speech_event(
     stopped = speaking.end_ms < tl.end_ms and _within(stop_after, window, tl.tick_ms, strict=True)
     if kind is not None:
         ev.selectivity(kind, error=stopped)
-    elif stopped:
-        ev.yield_latencies_ms.append(stop_after)
     else:
-        ev.no_yield += 1
+        count_stop(ev, speaking, stop_after, stopped)
 
 
 def _effect_event(

@@ -25,6 +25,11 @@ do not know them leave the defaults and every other rule ignores them:
   was not speaking (a tic or side remark in a pause), not user speech.
 * ``InteractionTimeline.tick_ms``: the time grid the timeline was sampled on (tau2
   trajectories: 200 ms ticks); None for continuous timelines.
+
+``Segment.cut`` (agent segments) is read by both rule sets: a stop within the yield
+window counts as a yield only when the segment was not known to end naturally
+(``cut`` False: an "ended naturally" event instead). duplexbench traces always record
+it; tau2 trajectories do not (None: the stop alone decides, as in tau2-bench).
 """
 
 from __future__ import annotations
@@ -51,10 +56,15 @@ class Segment:
     text: str = ""
     inserts: frozenset[InsertKind] = frozenset()
     out_of_turn: bool = False
+    cut: bool | None = None
+    """Agent only: the agent cut this speech short (dropped queued audio or cancelled:
+    True) or it ended naturally (False); None when the source does not record it."""
 
     def __post_init__(self) -> None:
         if self.end_ms < self.start_ms:
             raise ValueError(f"segment ends before it starts: {self.start_ms}..{self.end_ms}")
+        if self.speaker == "user" and self.cut is not None:
+            raise ValueError("only agent segments are cut short or end naturally")
         if self.speaker == "agent" and (self.kind != "turn" or self.inserts or self.out_of_turn):
             raise ValueError("only user segments may have a kind other than 'turn' or inserts")
         if self.out_of_turn and self.kind not in ("vocal_tic", "non_directed"):
