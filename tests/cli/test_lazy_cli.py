@@ -1,0 +1,48 @@
+"""The verbs load lazily: `--help` imports none of them, and its table says what they say."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import click
+from click.testing import CliRunner
+
+from duplexbench.cli import VERBS, main
+
+
+def test_the_verb_table_matches_every_verb() -> None:
+    ctx = click.Context(main)
+    for name, (module, attribute, short) in VERBS.items():
+        command = main.get_command(ctx, name)
+        assert command is not None and command.name == name, name
+        assert command.callback is None or command.callback.__module__ == module
+        assert short == command.get_short_help_str(limit=300), f"{name}: update VERBS"
+        assert attribute in vars(sys.modules[module])
+    assert main.get_command(ctx, "no-such-verb") is None
+
+
+def test_help_imports_no_verb() -> None:
+    probe = (
+        "import json, sys\n"
+        "from duplexbench.cli import main\n"
+        "try:\n"
+        "    main(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('duplexbench'))))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    loaded = set(json.loads(out.strip().splitlines()[-1]))
+    assert "Commands:" in out and "serve-agent" in out
+    assert loaded <= {"duplexbench", "duplexbench.cli"}, loaded
+
+
+def test_a_verb_still_runs_and_an_unknown_one_is_refused() -> None:
+    result = CliRunner().invoke(main, ["agents", "--help"])
+    assert result.exit_code == 0 and "Usage:" in result.output
+    wrong = CliRunner().invoke(main, ["rnu"])
+    assert wrong.exit_code == 2 and "No such command" in wrong.output
