@@ -409,7 +409,7 @@ def plant_and_rescore(
         elif (score.error or "").startswith(TRACE_PROBLEMS):  # readable, not this one's
             assert score.status == "error"
             assert result.problems == [f"{rel}: {score.error}"]
-        elif is_tampered(getattr(score, "agent_error", None)):  # a failed episode, named
+        elif is_tampered(score.agent_error):  # a failed episode, named
             assert score.status == "ok" and score.ws == 0
             assert result.problems == [f"{rel}: {score.agent_error}"]
         else:

@@ -61,8 +61,7 @@ def row(name: str, scores: list[EpisodeScore]) -> list[str]:
         if timelines
         else None
     )
-    unsupported = block.get("unsupported_values", {})
-    rate = unsupported.get("rate") if isinstance(unsupported, dict) else None
+    rate = block["unsupported_values"]["rate"]
     return [
         name,
         _fmt(block["pass_at_1"]),

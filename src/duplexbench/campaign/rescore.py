@@ -49,7 +49,7 @@ def rescore_run(
         score = score_trace(
             items[item_id], folder, field_judge, repetition, write, checksum=checksum
         )
-        reason = score.error if score.status == "error" else getattr(score, "agent_error", None)
+        reason = score.error if score.status == "error" else score.agent_error
         if reason and reason.startswith(TRACE_PROBLEMS):
             problems.append(f"{rel}: {reason}")
         scores.append(score)

@@ -113,9 +113,7 @@ class TranscriptCache:
         path = self.path(key)
         try:
             raw = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return None
-        except OSError:
+        except OSError:  # absent (or unreadable): decoded again
             return None
         try:
             data = json.loads(raw)
