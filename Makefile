@@ -14,10 +14,11 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-## The main job: the default offline benchmark (workflows-mini, reference agent, clean audio),
-## its scorecard, and the HTML report (runs/demo/report.html).
+## The main job: the default offline benchmark (workflows-mini, reference agent) run twice,
+## as text and in clean full-duplex audio (the same agent without and with the voice channel):
+## both scorecards, their comparison (retention, paired tests) and the HTML report of both.
 demo: install
-	$(BIN)/duplexbench run --out runs/demo --overwrite --workers 2
+	$(BIN)/duplexbench run --condition text,clean --out runs/demo --overwrite --workers 2
 	$(BIN)/duplexbench report runs/demo --html runs/demo/report.html
 
 ## The whole test suite: lint, types, unit tests (CI runs this through .ci/run).
@@ -42,6 +43,10 @@ bench: install
 	taskset -c 0 $(BIN)/python benchmarks/observer.py
 	$(BIN)/python benchmarks/campaign.py
 	$(BIN)/python benchmarks/report.py
+	taskset -c 0 $(BIN)/python benchmarks/startup.py
+	taskset -c 0 $(BIN)/python benchmarks/reference_rtf.py
+	$(BIN)/python benchmarks/workers.py
+	$(BIN)/python benchmarks/demo.py
 
 clean:
 	rm -rf $(VENV) runs .mypy_cache .ruff_cache .pytest_cache

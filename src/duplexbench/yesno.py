@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,6 +88,9 @@ def chat(
     timeout_s: float = 60.0,
 ) -> Any:
     """POST one system + user message at temperature 0; the reply's content."""
+    import urllib.error  # noqa: PLC0415 - HTTP loads only when a model is asked (start-up)
+    import urllib.request  # noqa: PLC0415
+
     key = api_key or os.environ.get(API_KEY_ENV) or ""
     body = {
         "model": model,

@@ -101,4 +101,6 @@ def test_reference_agent_in_audio_takes_the_correction() -> None:
         if isinstance(e, ToolCall) and "total_amount" in e.data.arguments.get("fields", {})
     ]
     assert totals == [240, 200]  # wrote the first value, then the corrected one
-    assert score.gates["PV"] and score.afa is not None and score.afa.correct >= 3
+    assert score.gates["PV"] and score.provenance is not None
+    [total] = [v for v in score.provenance.values if v.key == "expense.total_amount"]
+    assert total.correct and total.ref == "total_amount_v2"  # the correction, from the user

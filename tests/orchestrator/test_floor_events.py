@@ -56,7 +56,9 @@ def test_an_agent_that_talks_over_the_user_makes_unintended_overlaps() -> None:
 
 
 def test_agent_audio_without_transcript_is_read_by_asr() -> None:
-    question = SpeechBank().clip("What date should the meeting be on?", "piper:joe").samples
+    # a line tiny.en hears right with both encodings ("What date should the meeting be
+    # on?" came back "What they should ..." trimmed, "... be gone?" on the full window)
+    question = SpeechBank().clip("What is the meeting date?", "piper:joe").samples
 
     class Untranscribed(EchoAgent):
         said = False

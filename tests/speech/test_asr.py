@@ -78,3 +78,81 @@ def test_missing_package_names_install(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_missing_model_names_install(tmp_path: Path) -> None:
     with pytest.raises(SpeechUnavailable, match=r"duplexbench\[asr\]"):
         WhisperASR(model_path=tmp_path)
+
+
+@pytest.fixture(scope="module")
+def trimmed() -> WhisperASR:
+    return WhisperASR(cpu_threads=1, encode_margin=50)
+
+
+@pytest.fixture(scope="module")
+def full_window() -> WhisperASR:
+    return WhisperASR(cpu_threads=1, encode_margin=None)
+
+
+def test_trimmed_encoding_encodes_only_what_was_said(
+    trimmed: WhisperASR, full_window: WhisperASR, total_clip: Clip
+) -> None:
+    short = trimmed.transcribe(total_clip.samples)
+    assert trimmed.encoder.calls == 1
+    spoken_frames = total_clip.duration_ms // 10
+    assert spoken_frames < trimmed.encoder.frames <= spoken_frames + 50 + 2
+    whole = full_window.transcribe(total_clip.samples)
+    assert (full_window.encoder.calls, full_window.encoder.frames) == (1, 3000)
+    assert "total" in short.text.lower() and "total" in whole.text.lower()
+    assert len(short.words) == len(whole.words)
+    for a, b in zip(short.words, whole.words, strict=True):
+        assert abs(a.start_ms - b.start_ms) <= 200 and abs(a.end_ms - b.end_ms) <= 200
+
+
+def test_encode_settings_are_part_of_the_cache_identity(
+    trimmed: WhisperASR, full_window: WhisperASR
+) -> None:
+    identities = {
+        trimmed.cache_identity,
+        full_window.cache_identity,
+        WhisperASR(encode_margin=100).cache_identity,
+    }
+    assert len(identities) == 3
+    assert '"margin_frames": 50' in trimmed.cache_identity
+    assert "margin_frames" not in full_window.cache_identity
+    default = WhisperASR().cache_identity
+    expected = full_window if asr.ENCODE_MARGIN_FRAMES is None else None
+    if expected is not None:
+        assert default == expected.cache_identity
+    else:
+        assert f'"margin_frames": {asr.ENCODE_MARGIN_FRAMES}' in default
+
+
+def test_audio_longer_than_one_window_is_transcribed(trimmed: WhisperASR, total_clip: Clip) -> None:
+    gap = np.zeros(16000, dtype=np.int16)
+    pieces = [total_clip.samples, gap] * 12  # about 35 s
+    audio = np.concatenate(pieces)
+    before = trimmed.encoder.calls
+    result = trimmed.transcribe(audio)
+    assert trimmed.encoder.calls - before >= 2
+    assert result.text.lower().count("total") >= 10
+    starts = [w.start_ms for w in result.words]
+    assert starts == sorted(starts)
+    assert starts[-1] > 30_000
+    assert all(0 <= w.start_ms <= w.end_ms <= audio.size // 16 for w in result.words)
+
+
+def test_encoded_frames_cuts_the_zero_padding() -> None:
+    features = np.zeros((80, 3000), dtype=np.float32)
+    features[:, :301] = 0.5
+    assert asr.encoded_frames(features, 0) == 302
+    assert asr.encoded_frames(features, 50) == 352
+    assert asr.encoded_frames(features, None) == 3000
+    assert asr.encoded_frames(features, 5000) == 3000
+    assert asr.encoded_frames(np.zeros((80, 3000), dtype=np.float32), 0) == 2
+    features[:, :] = 0.5
+    assert asr.encoded_frames(features, 50) == 3000
+
+
+def test_threads_follow_speech_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DUPLEXBENCH_ASR_THREADS", "3")
+    assert WhisperASR().cpu_threads == 3
+    assert WhisperASR(cpu_threads=2).cpu_threads == 2
+    with pytest.raises(ValueError, match="encode_margin"):
+        WhisperASR(encode_margin=-1)

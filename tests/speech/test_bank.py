@@ -16,7 +16,7 @@ import pytest
 from duplexbench.audio.pcm import SAMPLE_RATE, sha256_pcm
 from duplexbench.audio.wav import read_wav
 from duplexbench.speech import bank as bank_module
-from duplexbench.speech.bank import Clip, SpeechBank, normalize_loudness
+from duplexbench.speech.bank import Clip, ClipRequest, SpeechBank, normalize_loudness
 from duplexbench.speech.tts import SynthesisSettings, VoiceRef, get_tts
 
 VOICE = "synthetic:alto"
@@ -281,3 +281,37 @@ def test_clip_is_frozen_and_compares_by_checksum(bank: SpeechBank) -> None:
         clip.text = "other"  # type: ignore[misc]
     with pytest.raises(ValueError):
         clip.samples[0] = 1
+
+
+# ---------------------------------------------------------- requests, renders
+
+
+def test_missing_lists_each_uncommitted_clip_once(bank: SpeechBank) -> None:
+    slow = SynthesisSettings(speed=0.8)
+    requests = [
+        ClipRequest("Good morning.", VOICE),
+        ClipRequest("Good morning.", VOICE),  # the same clip
+        ClipRequest("Good morning.", VOICE, slow),  # another clip: other settings
+        ClipRequest("Good night.", VOICE),
+        ClipRequest("", VOICE),  # kept: rendering it says why it fails
+    ]
+    assert bank.missing(requests) == [requests[0], requests[2], requests[3], requests[4]]
+    bank.clip("Good morning.", VOICE, slow)
+    assert bank.missing(requests) == [requests[0], requests[3], requests[4]]
+
+
+def test_renders_counts_engine_calls_not_hits(bank: SpeechBank) -> None:
+    before = bank_module.renders()
+    bank.clip("Counted once.", VOICE)
+    bank.clip("Counted once.", VOICE)  # memory
+    SpeechBank(bank.root).clip("Counted once.", VOICE)  # disk
+    assert bank_module.renders() == before + 1
+    bank.clip("Counted once.", VOICE, SynthesisSettings(speed=1.5))
+    assert bank_module.renders() == before + 2
+
+
+def test_prerender_takes_requests_with_their_own_settings(bank: SpeechBank) -> None:
+    fast = SynthesisSettings(speed=1.5)
+    report = bank.prerender([ClipRequest("Hi.", VOICE, fast), ("Hi.", VOICE)])
+    assert (report.unique, report.rendered) == (2, 2)
+    assert bank.missing([ClipRequest("Hi.", VOICE, fast), ClipRequest("Hi.", VOICE)]) == []

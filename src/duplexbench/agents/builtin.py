@@ -15,6 +15,7 @@ from duplexbench.agents.protocol import (
     AgentTurn,
     TextAgent,
 )
+from duplexbench.agents.reference import VERSION as REFERENCE_VERSION
 from duplexbench.agents.reference import ReferenceDialogue
 from duplexbench.agents.reference.chat import RoutedBrain
 from duplexbench.agents.registry import AgentSpec, Channel, register_agent
@@ -118,7 +119,8 @@ def _noop(spec: AgentSpec, channel: Channel) -> TextAgent | StepAgent:
 
 @register_agent(
     "reference",
-    description="Offline cascade: VAD -> whisper -> rule-based dialogue manager -> piper.",
+    description=f"Offline cascade (version {REFERENCE_VERSION}): VAD -> whisper -> rule-based "
+    "dialogue manager -> piper.",
     channels=("text", "audio"),
 )
 def _reference(spec: AgentSpec, channel: Channel) -> TextAgent | StepAgent:

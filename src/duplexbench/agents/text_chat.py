@@ -20,14 +20,11 @@ servers); the key never appears in an error or a repr.
 
 from __future__ import annotations
 
-import http.client
 import json
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from duplexbench.agents.events import token_count
 from duplexbench.agents.protocol import (
@@ -39,6 +36,9 @@ from duplexbench.agents.protocol import (
 )
 from duplexbench.agents.registry import AgentSpec, Channel, register_agent
 from duplexbench.agents.secrets import api_key, redact
+
+if TYPE_CHECKING:
+    import urllib.error
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/v1"
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
@@ -214,6 +214,10 @@ class ChatCompletionsAgent:
         raise self._error(f"gave up after {attempts} attempts: {reason}")
 
     def _post(self, body: dict[str, Any]) -> dict[str, Any]:
+        import http.client  # noqa: PLC0415 - HTTP loads only when the agent posts (start-up)
+        import urllib.error  # noqa: PLC0415
+        import urllib.request  # noqa: PLC0415
+
         url = self.config.base_url.rstrip("/") + "/chat/completions"
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._key:

@@ -67,7 +67,7 @@ def run_action_campaign(
             f"not {condition.name!r} (caller effects on replays are not built yet)"
         )
     info, agent_spec = get_agent(opts.agent)
-    suite = load_action_suite(opts.suite).select(list(opts.items) or None, opts.limit)
+    suite = load_action_suite(opts.suite, opts.items, opts.limit)  # only the items it runs
     _check(info, agent_spec, suite)
     out = opts.out or free_run_dir(Path("runs") / slug(f"{suite.name}-{agent_spec.name}"))
     spec = campaign_spec(opts, suite)

@@ -6,20 +6,34 @@ driver (`campaign/engine.py`) decides what to submit and writes the results.
 
 - ``local`` with one worker runs each job inline (no pickling, no start-up);
   with more, a ``spawn`` process pool (each worker builds its agents and TTS
-  once and keeps them). A worker that dies (killed, out of memory) fails only
-  its job, as an error, and the pool is rebuilt.
+  once and keeps them). Each worker starts with its share of the cores for
+  whisper (``threads_per_worker``, docs/campaigns.md "Threads") and loads
+  the agents and the heavy modules jobs need (:data:`WARM_MODULES`) before
+  its first job. A worker that dies (killed, out of memory) fails only its
+  job, as an error, and the pool is rebuilt.
 - ``ray`` submits each job as a Ray task (``ray.init(address)``; no address:
-  a local Ray instance). Results come back as bytes, so workers need no
-  shared file system with the driver. Install with ``duplexbench[ray]``.
+  a local Ray instance) of :data:`RAY_TASK_CPUS` CPU, whose whisper uses as
+  many threads. Results come back as bytes, so workers need no shared file
+  system with the driver. Install with ``duplexbench[ray]``.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
+import importlib
 import multiprocessing
+from collections.abc import Callable
+from functools import partial
 from typing import Any, Protocol
 
+from duplexbench.agents.registry import list_agents
 from duplexbench.campaign.jobs import EpisodeJob, JobResult, execute_job
+from duplexbench.speech.threads import threads_per_worker, use_worker_share
+
+WARM_MODULES = ("piper", "faster_whisper")
+"""Imported by each pool worker before its first job, after the agents (those not
+installed are skipped)."""
+RAY_TASK_CPUS = 1
 
 
 class Backend(Protocol):
@@ -52,6 +66,24 @@ class InlineBackend:
         return None
 
 
+def _start_worker(share: int) -> None:
+    """Pool initializer: the worker's thread share, then the imports its jobs need."""
+    use_worker_share(share)
+    warm: list[Callable[[], object]] = [list_agents]  # the agents and plug-ins
+    warm += [partial(importlib.import_module, name) for name in WARM_MODULES]
+    for step in warm:
+        try:
+            step()
+        except Exception:  # not installed, or broken: the job that needs it reports it
+            continue
+
+
+def _ray_job(job: EpisodeJob) -> JobResult:
+    """A Ray task: whisper uses the task's CPUs (unless the node's environment says)."""
+    use_worker_share(RAY_TASK_CPUS)
+    return execute_job(job)
+
+
 def _died(job: EpisodeJob, exc: BaseException) -> JobResult:
     return JobResult(job.rel, {}, f"worker failed: {type(exc).__name__}: {exc}", 0.0)
 
@@ -66,7 +98,12 @@ class PoolBackend:
 
     def _new_pool(self) -> cf.ProcessPoolExecutor:
         context = multiprocessing.get_context("spawn")
-        return cf.ProcessPoolExecutor(max_workers=self.slots, mp_context=context)
+        return cf.ProcessPoolExecutor(
+            max_workers=self.slots,
+            mp_context=context,
+            initializer=_start_worker,
+            initargs=(threads_per_worker(self.slots),),
+        )
 
     def submit(self, job: EpisodeJob) -> None:
         try:
@@ -104,7 +141,7 @@ class RayBackend:
             self._ray.init(address=address, include_dashboard=False, log_to_driver=False)
         cpus = int(self._ray.cluster_resources().get("CPU", 1))
         self.slots = max(1, workers or cpus)
-        self._task = self._ray.remote(num_cpus=1, max_retries=0)(execute_job)
+        self._task = self._ray.remote(num_cpus=RAY_TASK_CPUS, max_retries=0)(_ray_job)
         self._refs: dict[Any, EpisodeJob] = {}
 
     def submit(self, job: EpisodeJob) -> None:

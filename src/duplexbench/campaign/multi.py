@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from duplexbench.campaign.ahead import Bars
 from duplexbench.campaign.rescore import rescore_run
 from duplexbench.campaign.rundir import RunDirError, storage_error, write_json
 from duplexbench.campaign.runner import Progress, RunOptions, RunResult, free_run_dir, run_campaign
@@ -119,8 +120,10 @@ def run_conditions(
     opts: RunOptions,
     names: Sequence[str],
     progress: Callable[[str], Progress | None] | None = None,
+    bars: Bars | None = None,
 ) -> MultiRunResult:
-    """Run `opts` under each condition in `names` and compare them (module docstring)."""
+    """Run `opts` under each condition in `names` and compare them (module docstring);
+    `bars` makes the progress bars of each audio condition's render-ahead."""
     if len(names) < 2:
         raise ValueError("run_conditions needs at least two conditions")
     suite_name = Path(opts.suite).name
@@ -134,7 +137,7 @@ def run_conditions(
     runs: dict[str, RunResult] = {}
     for name in names:
         sub = replace(opts, condition=name, out=out / slug(name), overwrite=False)
-        runs[name] = run_campaign(sub, progress(name) if progress else None)
+        runs[name] = run_campaign(sub, progress(name) if progress else None, bars)
     report = _report({name: (r.summary, r.scores) for name, r in runs.items()}, names, opts.seed)
     write_json(out / MARKER, report)
     return MultiRunResult(out, runs, report)

@@ -29,6 +29,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from duplexbench.campaign.ahead import Bars, render_ahead
 from duplexbench.campaign.conditions import parse_conditions
 from duplexbench.campaign.engine import Target
 from duplexbench.campaign.execution import ExecutionOptions, execute
@@ -127,8 +128,12 @@ def run_plan(
     out: Path,
     ex: ExecutionOptions,
     progress: Callable[[int, int, Score], None] | None = None,
+    bars: Bars | None = None,
 ) -> dict[str, Any]:
-    """Run (or resume) the whole plan into `out`; the campaign summary."""
+    """Run (or resume) the whole plan into `out`; the campaign summary.
+
+    Every clip the audio runs need is rendered first (`campaign/ahead.py`; `bars`
+    makes its progress bars)."""
     ex = replace(ex, retries=plan.retries, backoff_s=plan.backoff_s, limits=plan.limits)
     check_writable(out)  # a StorageError naming the folder, not an OSError
     with run_lock(out):
@@ -140,6 +145,7 @@ def run_plan(
         for target, o in zip(targets, options, strict=True):
             start_target(target, o)
         write_json(out / "plan.json", plan.model_dump(mode="json"))
+        render_ahead(targets, ex, bars)
         execute(targets, ex, progress)
         results = [finish_target(t) for t in targets]
     summary = _campaign_summary(plan, results)

@@ -15,6 +15,7 @@ from typing import Any
 
 import duplexbench
 from duplexbench.agents.registry import get_agent, redact_spec
+from duplexbench.campaign.ahead import Bars, render_ahead
 from duplexbench.campaign.conditions import DEFAULT_CONDITION, get_condition
 from duplexbench.campaign.engine import Target
 from duplexbench.campaign.execute import EpisodeRunner
@@ -146,12 +147,19 @@ def campaign_spec(opts: RunOptions, suite: Suite | ActionSuite) -> CampaignSpec:
     )
 
 
-def run_campaign(opts: RunOptions, progress: Progress | None = None) -> RunResult:
-    """Run every episode of a campaign not complete yet and write the run directory."""
+def run_campaign(
+    opts: RunOptions, progress: Progress | None = None, bars: Bars | None = None
+) -> RunResult:
+    """Run every episode of a campaign not complete yet and write the run directory.
+
+    Audio runs render every clip their episodes need first (`campaign/ahead.py`);
+    `bars` makes the progress bars of that step.
+    """
     target = prepare_target(opts)
     check_writable(target.run_dir)  # a read-only folder: a clear StorageError, not a traceback
     with run_lock(target.run_dir):
         start_target(target, opts)
+        render_ahead([target], opts.execution, bars)
         execute([target], opts.execution, progress)  # type: ignore[arg-type]
         return finish_target(target)
 
@@ -162,7 +170,7 @@ def prepare_target(opts: RunOptions) -> Target:
     info, agent_spec = get_agent(opts.agent)
     bank = SpeechBank(opts.speech_cache) if condition.channel == "audio" else None
     load_prices(opts.prices)  # a bad price table fails before any episode runs
-    suite = load_suite(opts.suite).select(list(opts.items) or None, opts.limit)
+    suite = load_suite(opts.suite, opts.items, opts.limit)  # reads only the items it runs
     out = opts.out or free_run_dir(Path("runs") / slug(f"{suite.name}-{agent_spec.name}"))
     decider = opts.user_model
     if decider is not None and decider.cache is None:

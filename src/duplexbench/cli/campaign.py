@@ -51,7 +51,7 @@ def campaign_run_command(
     with run_failures():
         loaded = load_plan(plan)
         with episode_bars(quiet) as bar:
-            summary = run_plan(loaded, out, execution, bar("episodes"))
+            summary = run_plan(loaded, out, execution, bar("episodes"), bar)
     if as_json:
         print_json(summary)
     else:

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.markup import escape
 
-from duplexbench.campaign.action_runner import ActionRunResult, run_action_campaign
 from duplexbench.campaign.conditions import CONDITIONS, DEFAULT_CONDITION, parse_conditions
-from duplexbench.campaign.multi import run_conditions
 from duplexbench.campaign.runner import RunOptions, RunResult, run_campaign
 from duplexbench.cli._common import (
     err_console,
@@ -22,8 +20,6 @@ from duplexbench.cli._common import (
     print_scorecard,
     run_failures,
 )
-from duplexbench.cli.action_table import print_action_scorecard
-from duplexbench.cli.compare_table import print_comparison
 from duplexbench.cli.errors import exit_for_errors, fail_on_error_option
 from duplexbench.cli.execution_options import execution_from, execution_options
 from duplexbench.cli.observer_options import observer_from, observer_options
@@ -32,6 +28,9 @@ from duplexbench.items.action_suite import suite_family
 from duplexbench.items.errors import ItemError
 from duplexbench.suites.package import DEFAULT_SUITE, resolve_suite
 from duplexbench.users.decision import DeciderConfig
+
+if TYPE_CHECKING:
+    from duplexbench.campaign.action_runner import ActionRunResult
 
 
 @click.command("run")
@@ -213,16 +212,23 @@ def run_command(
         def tick(name: str) -> Tick:
             return bar(f"episodes · {name}")
 
+        # the multi-condition and action runners load only when used (start-up time)
         if len(names) > 1:
-            multi = run_conditions(replace(opts, condition=names[0]), names, tick)
+            from duplexbench.campaign.multi import run_conditions  # noqa: PLC0415
+
+            multi = run_conditions(replace(opts, condition=names[0]), names, tick, bar)
         elif family == "action":
+            from duplexbench.campaign.action_runner import run_action_campaign  # noqa: PLC0415
+
             result: RunResult | ActionRunResult = run_action_campaign(opts, tick(names[0]))
         else:
-            result = run_campaign(opts, tick(names[0]))
+            result = run_campaign(opts, tick(names[0]), bar)  # bar: render-ahead bars
     if len(names) > 1:
         if as_json:
             print_json(multi.report)
         else:
+            from duplexbench.cli.compare_table import print_comparison  # noqa: PLC0415
+
             for name in names:
                 print_scorecard(multi.report["conditions"][name])
             print_comparison(multi.report["comparison"])
@@ -231,7 +237,9 @@ def run_command(
         return
     if as_json:
         print_json(result.summary)
-    elif isinstance(result, ActionRunResult):
+    elif not isinstance(result, RunResult):
+        from duplexbench.cli.action_table import print_action_scorecard  # noqa: PLC0415
+
         print_action_scorecard(result.summary)
     else:
         print_scorecard(result.summary)

