@@ -42,16 +42,21 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def measure(args: argparse.Namespace, workers: int, tmp: Path) -> dict[str, Any]:
-    opts = RunOptions(
+def _options(args: argparse.Namespace, out: Path, bank: Path) -> RunOptions:
+    """The benchmark's run: the suite, agent and condition asked for, into `out`."""
+    return RunOptions(
         str(resolve_suite(args.suite)),
         agent=args.agent,
         condition=args.condition,
         repeats=args.repeats,
         limit=args.limit,
-        out=tmp / f"run-{workers}",
-        speech_cache=tmp / f"bank-{workers}",
+        out=out,
+        speech_cache=bank,
     )
+
+
+def measure(args: argparse.Namespace, workers: int, tmp: Path) -> dict[str, Any]:
+    opts = _options(args, tmp / f"run-{workers}", tmp / f"bank-{workers}")
     target = prepare_target(opts)
     cpu, start = _cpu(), time.perf_counter()
     report = render_ahead([target], ExecutionOptions(workers=workers))
@@ -79,15 +84,7 @@ def episodes(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     log = logging.getLogger("duplexbench.speech.bank")
     log.setLevel(logging.DEBUG)
     log.addHandler(Collect())
-    opts = RunOptions(
-        str(resolve_suite(args.suite)),
-        agent=args.agent,
-        condition=args.condition,
-        repeats=args.repeats,
-        limit=args.limit,
-        out=tmp / "run",
-        speech_cache=tmp / "bank",
-    )
+    opts = _options(args, tmp / "run", tmp / "bank")
     before, start = bank_module.renders(), time.perf_counter()
     result = run_campaign(opts)
     wav = len(list((tmp / "bank").glob("*/*.wav")))
