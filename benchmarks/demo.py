@@ -72,7 +72,8 @@ def main() -> dict[str, object]:
         root = Path(tmp)
         env = dict(os.environ)
         env["DUPLEXBENCH_SPEECH_CACHE"] = str(root / "speech")
-        env.pop("DUPLEXBENCH_TRANSCRIPT_CACHE", None)  # beside the bank: empty too
+        for beside_the_bank in ("DUPLEXBENCH_TRANSCRIPT_CACHE", "DUPLEXBENCH_EMBEDDING_CACHE"):
+            env.pop(beside_the_bank, None)  # under the bank: empty too
         cold = main_job(root / "cold", env)
         cold_rss = _child_peak_mib()
         warm = main_job(root / "warm", env)

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from conftest import FIXTURES
+from duplexbench import entries
 from duplexbench.campaign.execution import ExecutionOptions
 from duplexbench.campaign.runner import RunOptions, run_campaign
-from duplexbench.speech import transcripts
 from duplexbench.speech.asr import CheckedASR, Transcript, Word
 from duplexbench.speech.transcripts import TranscriptCache, shared_cache
 
@@ -76,7 +76,7 @@ def test_an_entry_that_fails_its_checksum_is_recomputed_and_replaced(cache_root:
     CheckedASR("fake", engine).transcribe(tone(3))
     [path] = cache_root.glob("*/*.json")
     entry = json.loads(path.read_text())
-    entry["text"] = "a forged transcript"
+    entry["payload"]["text"] = "a forged transcript"
     path.write_text(json.dumps(entry))
     reader = TranscriptCache(cache_root)  # no memory copy: reads the disk
     assert reader.get(path.stem) is None and reader.replaced == 1 and not path.exists()
@@ -91,7 +91,7 @@ def test_a_full_disk_is_a_warning_not_a_failure(
     def full(path: Path, text: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(transcripts, "write_text_atomic", full)
+    monkeypatch.setattr(entries, "write_text_atomic", full)
     engine = CountingEngine()
     with pytest.warns(RuntimeWarning, match="No space left"):
         result = CheckedASR("fake", engine).transcribe(tone(4))

@@ -13,7 +13,14 @@ import pytest
 
 from duplexbench.audio.pcm import Int16Array
 from duplexbench.speech import engines, tts
-from duplexbench.speech.engines import EspeakTTS, FliteTTS, PiperTTS, parse_wav_bytes
+from duplexbench.speech.engines import (
+    PIPER_PIECE_CHARS,
+    EspeakTTS,
+    FliteTTS,
+    PiperTTS,
+    parse_wav_bytes,
+    piper_pieces,
+)
 from duplexbench.speech.synthetic import SyntheticTTS
 from duplexbench.speech.tts import (
     DEFAULT_VOICE,
@@ -217,7 +224,41 @@ def test_piper_deterministic_across_processes() -> None:
 def test_piper_version_names_runtime_and_model() -> None:
     version = get_tts("piper").version()
     assert version.startswith("piper-tts 1.8.0 / en_US-joe-medium ")
-    assert len(version.rsplit(" ", 1)[1]) == 16
+    digest = version.split(" / ")[1].rsplit(" ", 1)[1]
+    assert len(digest) == 16 and version.endswith(f" / pieces of {PIPER_PIECE_CHARS} chars")
+
+
+def test_piper_version_is_the_same_when_the_digest_is_remembered() -> None:
+    first = PiperTTS().version()  # hashes the model (or reads the remembered digest)
+    assert PiperTTS().version() == first
+
+
+def test_short_texts_are_one_piece_and_long_ones_are_cut_at_clauses() -> None:
+    assert piper_pieces("Shall I submit it?") == ["Shall I submit it?"]
+    assert piper_pieces("   ") == []
+    text = (
+        "Here is what I have: device category router, failure date 2026-08-10, affected "
+        "user count 57, onsite contacts Kwame Delacroix, Ingrid Brennan, Daniel Lindqvist, "
+        "Yuki Castellanos. Shall I submit it?"
+    )
+    pieces = piper_pieces(text, 60)
+    assert len(pieces) > 2 and all(len(p) <= 60 for p in pieces)
+    assert " ".join(pieces).split() == text.split()  # nothing lost, nothing reordered
+    assert all(p.endswith((",", ".", ":", "?")) for p in pieces)  # cut at clauses
+    words = "word " * 40
+    assert all(len(p) <= 30 for p in piper_pieces(words, 30))  # no clause: between words
+
+
+def test_a_long_text_renders_as_its_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engines, "PIPER_PIECE_CHARS", 20)
+    tts = PiperTTS()
+    text = "Your order is 4417, the total is 83 dollars."
+    assert piper_pieces(text, 20) == ["Your order is 4417,", "the total is 83", "dollars."]
+    whole, rate = tts.synthesize(text, "joe", DEFAULTS)
+    parts = [tts.synthesize(p, "joe", DEFAULTS)[0] for p in piper_pieces(text, 20)]
+    gap = np.zeros(int(engines.SENTENCE_GAP_S * rate), dtype=np.int16)
+    joined = np.concatenate([parts[0], gap, parts[1], gap, parts[2]])
+    assert np.array_equal(whole, joined)
 
 
 def test_piper_rejects_other_voices() -> None:

@@ -31,7 +31,6 @@ import hashlib
 import json
 import logging
 import math
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -49,6 +48,7 @@ from duplexbench.audio.pcm import (
     sha256_pcm,
 )
 from duplexbench.audio.wav import read_wav, write_wav
+from duplexbench.entries import cache_root
 from duplexbench.files import write_text_atomic
 from duplexbench.speech.synthesis import synthesize_checked
 from duplexbench.speech.tts import SynthesisSettings, VoiceRef, get_tts
@@ -146,10 +146,7 @@ class PrerenderReport:
 
 
 def default_root() -> Path:
-    env = os.environ.get("DUPLEXBENCH_SPEECH_CACHE")
-    if env:
-        return Path(env).expanduser()
-    return Path.home() / ".cache" / "duplexbench" / "speech"
+    return cache_root()
 
 
 def _db_to_amp(db: float) -> float:

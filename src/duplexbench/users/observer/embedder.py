@@ -10,17 +10,31 @@ Queries (what the agent said) and passages (a slot's name and description)
 use e5's `query: ` / `passage: ` prefixes. Both are cached by text for the
 life of the process: an item's slots are embedded once, and a sentence the
 agent repeats is embedded once.
+
+They are also kept on disk, so a new process (a campaign's worker, the next
+run) does not embed an item's slots again (about 2.7 s of CPU per
+workflows-mini item): ``<speech cache>/embeddings/<model>-<version>/``, moved by
+``DUPLEXBENCH_EMBEDDING_CACHE`` (``off`` disables it). An entry is keyed by a
+sha256 over the model, the package version, the prefix and the text, and
+checked as :mod:`duplexbench.entries` says (never trusted when it fails its
+checksum; a full disk is a warning). A stored vector is the bytes the model
+gave, so a hit changes nothing.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
 import threading
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+from duplexbench.entries import CheckedEntries, cache_root
 
 Vector = NDArray[np.float32]
 
@@ -31,6 +45,8 @@ PINNED = "0.3.0"
 DIM = 384
 CACHE_LIMIT = 50_000
 """Texts kept per cache (queries, passages); the oldest go first."""
+STORE_FORMAT = 1
+"""Bumped when the on-disk entry layout changes."""
 
 
 class EmbedderUnavailable(RuntimeError):
@@ -64,6 +80,8 @@ class Embedder:
         self._lock = threading.Lock()
         self._queries: dict[str, Vector] = {}
         self._passages: dict[str, Vector] = {}
+        root = default_store_root()
+        self.store = None if root is None else VectorStore(root / f"{MODEL}-{version}")
 
     def query(self, text: str) -> Vector:
         return self._cached(self._queries, text, is_query=True)
@@ -87,11 +105,56 @@ class Embedder:
         if hit is not None:
             return hit
         with self._lock:
-            vector = np.asarray(self._model.encode(text, is_query), dtype=np.float32)
+            vector = self._stored_or_encoded(text, is_query)
             if len(cache) >= CACHE_LIMIT:
                 del cache[next(iter(cache))]
             cache[text] = vector
         return vector
+
+    def _stored_or_encoded(self, text: str, is_query: bool) -> Vector:
+        key = VectorStore.key(text, is_query) if self.store is not None else ""
+        stored = self.store.get(key) if self.store is not None else None
+        if stored is not None:
+            return stored
+        vector = np.asarray(self._model.encode(text, is_query), dtype=np.float32)
+        if self.store is not None:
+            self.store.put(key, vector)
+        return vector
+
+
+class VectorStore:
+    """Embedding vectors on disk, one checked entry per (prefix, text) (module docstring)."""
+
+    def __init__(self, root: Path) -> None:
+        self.entries = CheckedEntries(root, STORE_FORMAT, "embedding cache")
+
+    @staticmethod
+    def key(text: str, is_query: bool) -> str:
+        prefix = "query" if is_query else "passage"
+        return hashlib.sha256(f"{STORE_FORMAT}\0{prefix}\0{text}".encode()).hexdigest()
+
+    def get(self, key: str) -> Vector | None:
+        payload = self.entries.get(key)
+        raw = payload.get("vector") if payload is not None else None
+        try:
+            data = base64.b64decode(raw, validate=True) if isinstance(raw, str) else b""
+        except ValueError:
+            data = b""
+        if len(data) != DIM * 4:
+            return None
+        return np.frombuffer(data, dtype="<f4").astype(np.float32)
+
+    def put(self, key: str, vector: Vector) -> None:
+        data = np.ascontiguousarray(vector, dtype="<f4").tobytes()
+        self.entries.put(key, {"vector": base64.b64encode(data).decode("ascii")})
+
+
+def default_store_root() -> Path | None:
+    """Where vectors are kept (None: the on-disk cache is off)."""
+    env = os.environ.get("DUPLEXBENCH_EMBEDDING_CACHE", "")
+    if env.strip().lower() == "off":
+        return None
+    return Path(env).expanduser() if env else cache_root() / "embeddings"
 
 
 def _load() -> Any:
