@@ -25,6 +25,11 @@ alone (the engine). ratio_to_target = speedup / target (>= 1 meets it).
 that 2 workers add (each loads its own models and caches) shows there even
 on a busy machine. The load average before and after each agent is printed:
 other work on the machine slows the settings unevenly. Prints JSON.
+
+One worker gets every core's thread for whisper (`cores / workers`), two get
+one each, so the reference agent's 1-worker run already uses both cores while
+whisper decodes; `speedup_at_1_asr_thread_per_worker` (a third run: one
+worker, whisper on one thread) is the pool's own scaling, without that.
 """
 
 from __future__ import annotations
@@ -107,11 +112,27 @@ def one_run(folder: Path, agent: str, repeats: int, workers: int) -> dict[str, A
     }
 
 
+def one_thread_run(folder: Path, agent: str, repeats: int) -> dict[str, Any]:
+    """One worker whose whisper runs on one thread (`DUPLEXBENCH_ASR_THREADS=1`)."""
+    os.environ["DUPLEXBENCH_ASR_THREADS"] = "1"
+    try:
+        return one_run(folder, agent, repeats, 1)
+    finally:
+        del os.environ["DUPLEXBENCH_ASR_THREADS"]
+
+
 def speedup(folder: Path, agent: str, repeats: int) -> dict[str, Any]:
     warm_up(folder / f"{agent}-warm-up", agent, repeats)
     load_before = os.getloadavg()[0]
     runs = {w: one_run(folder / f"{agent}-{w}", agent, repeats, w) for w in (1, 2)}
     ratio = runs[1]["wall_s"] / runs[2]["wall_s"]
+    extra: dict[str, Any] = {}
+    if agent == "reference":  # the pool alone: the same threads per worker in both
+        single = one_thread_run(folder / f"{agent}-1-thread", agent, repeats)
+        extra = {
+            "wall_1_worker_1_asr_thread_s": single["wall_s"],
+            "speedup_at_1_asr_thread_per_worker": round(single["wall_s"] / runs[2]["wall_s"], 2),
+        }
     return {
         "episodes": runs[1]["episodes"],
         "wall_1_worker_s": runs[1]["wall_s"],
@@ -125,6 +146,7 @@ def speedup(folder: Path, agent: str, repeats: int) -> dict[str, Any]:
         "errors": [runs[1]["errors"], runs[2]["errors"]],
         "bank_clips_added": [runs[1]["bank_clips_added"], runs[2]["bank_clips_added"]],
         "load_before_after": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+        **extra,
     }
 
 
