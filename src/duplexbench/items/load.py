@@ -7,18 +7,31 @@ limit a caller passes, e.g. suite manifests and campaign plans) and files that
 are not regular files are refused before parsing. Items reference no other
 files; the only file references, a suite manifest's `items`, are checked in
 :mod:`duplexbench.items.suite`.
+
+PyYAML's pure-Python parser is slow (about 0.1 s for one workflow item, most
+of `run --limit 1`'s start-up), so what a YAML file parsed to is remembered:
+a checked entry (:mod:`duplexbench.entries`) under ``<speech cache>/parsed/``
+(``DUPLEXBENCH_PARSE_CACHE`` moves it, ``off`` disables it), keyed by a sha256
+of the file's exact bytes, the PyYAML version and the loader's limits. Only
+bytes that parsed and passed every check above are remembered, and only data
+JSON holds exactly (no dates, sets or binary); the size limit and the regular
+file check still apply to every read, and what is returned is validated as
+before.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
+import os
 from pathlib import Path
 from typing import Any
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from duplexbench.entries import CheckedEntries, cache_root
 from duplexbench.files import UnsafeFileError, read_limited
 from duplexbench.items.errors import ItemError, Problem, format_loc
 from duplexbench.items.validate import check_item
@@ -100,7 +113,7 @@ def read_document(path: Path, max_bytes: int = MAX_ITEM_BYTES, what: str = "file
     try:
         if path.suffix == ".json":
             return json.loads(text)
-        return yaml.load(text, Loader=_StrictSafeLoader)
+        return _parsed_yaml(text)
     except json.JSONDecodeError as exc:
         raise ItemError([Problem(name, f"line {exc.lineno} column {exc.colno}", exc.msg)]) from None
     except ValueError as exc:  # e.g. an integer beyond the int-string conversion limit
@@ -112,6 +125,42 @@ def read_document(path: Path, max_bytes: int = MAX_ITEM_BYTES, what: str = "file
         raise ItemError([Problem(name, where, f"invalid YAML: {problem}")]) from None
     except RecursionError:
         raise ItemError([Problem(name, "", "document nests too deeply")]) from None
+
+
+PARSED_FORMAT = 1
+
+
+def _parsed_yaml(text: str) -> Any:
+    """`text` parsed by the strict loader, or what the same bytes parsed to before."""
+    env = os.environ.get("DUPLEXBENCH_PARSE_CACHE", "")
+    if env.strip().lower() == "off":
+        return yaml.load(text, Loader=_StrictSafeLoader)
+    root = Path(env).expanduser() if env else cache_root() / "parsed"
+    store = CheckedEntries(root, PARSED_FORMAT, "parsed-document cache")
+    identity = f"{PARSED_FORMAT}\0{yaml.__version__}\0{MAX_YAML_NODES}\0"
+    key = hashlib.sha256(identity.encode() + text.encode("utf-8")).hexdigest()
+    stored = store.get(key)
+    if stored is not None and "data" in stored:
+        return stored["data"]
+    data = yaml.load(text, Loader=_StrictSafeLoader)
+    if _json_exact(data):
+        store.put(key, {"data": data})
+    return data
+
+
+def _json_exact(data: Any, depth: int = 0) -> bool:
+    """Whether JSON gives `data` back exactly (plain types, str keys, finite floats)."""
+    if depth > 200:
+        return False
+    if data is None or isinstance(data, (str, bool, int)):
+        return True
+    if isinstance(data, float):
+        return math.isfinite(data)
+    if isinstance(data, list):
+        return all(_json_exact(v, depth + 1) for v in data)
+    if isinstance(data, dict):
+        return all(isinstance(k, str) and _json_exact(v, depth + 1) for k, v in data.items())
+    return False
 
 
 def parse_item(data: Any, file: str = "<item>") -> WorkflowItem:
