@@ -36,6 +36,7 @@ unit: install
 
 ## Performance benchmarks (report throughput and ratios to targets; never part of `test`).
 bench: install
+	$(BIN)/python benchmarks/cores.py
 	$(BIN)/python benchmarks/run.py
 	taskset -c 0 $(BIN)/python benchmarks/audio.py
 	taskset -c 0 $(BIN)/python benchmarks/suite.py

@@ -14,8 +14,8 @@ temporary run directory:
    whisper really runs.
 2. `oracle` (12 items x `--oracle-repeats`, 300 episodes by default).
 
-Before timing an agent, its run's clips are rendered ahead once (untimed:
-the speech bank and the rehearsal cache are then warm for both settings;
+Before timing an agent, its whole run is played once, untimed (the speech
+bank, the rehearsal and embedding caches are then warm for every setting;
 `bank_clips_added` says whether a timed setting still had to render).
 speedup = wall(1 worker) / wall(2 workers), where wall is the whole run as
 `duplexbench run` does it (suite loading, render ahead, the pool's start,
@@ -72,12 +72,16 @@ def options(folder: Path, agent: str, repeats: int, workers: int) -> RunOptions:
 
 
 def warm_up(folder: Path, agent: str, repeats: int) -> None:
-    """Render the run's clips ahead (untimed), so neither timed setting renders."""
+    """The whole run once, untimed: every clip rendered ahead or inside an episode
+    (lines after a mishearing), the rehearsals and the embedding cache, so no timed
+    setting fills a cache for the next."""
     opts = options(folder, agent, repeats, 2)
     target = prepare_target(opts)
     with run_lock(target.run_dir):
         start_target(target, opts)
         render_ahead([target], opts.execution)
+        execute([target], opts.execution)
+        finish_target(target)
 
 
 def cpu_seconds() -> float:
@@ -131,6 +135,8 @@ def speedup(folder: Path, agent: str, repeats: int) -> dict[str, Any]:
         single = one_thread_run(folder / f"{agent}-1-thread", agent, repeats)
         extra = {
             "wall_1_worker_1_asr_thread_s": single["wall_s"],
+            "cpu_1_worker_1_asr_thread_s": single["cpu_s"],
+            "bank_clips_added_1_asr_thread": single["bank_clips_added"],
             "speedup_at_1_asr_thread_per_worker": round(single["wall_s"] / runs[2]["wall_s"], 2),
         }
     return {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import concurrent.futures as cf
+import multiprocessing
 import os
 
 import pytest
@@ -10,12 +12,14 @@ from duplexbench.speech import threads
 from duplexbench.speech.threads import (
     ASR_THREADS_ENV,
     MAX_DEFAULT,
+    NATIVE_THREAD_VARS,
     SPEECH_THREADS_ENV,
     TTS_DEFAULT,
     TTS_THREADS_ENV,
     speech_threads,
     threads_per_worker,
     use_worker_share,
+    worker_environment,
 )
 
 
@@ -75,3 +79,23 @@ def test_a_worker_share_keeps_what_the_user_set(clean_env: pytest.MonkeyPatch) -
     clean_env.delenv(SPEECH_THREADS_ENV)
     clean_env.setenv(ASR_THREADS_ENV, "3")
     assert use_worker_share(4) == 4 and speech_threads("asr") == 3
+
+
+def test_spawned_workers_get_the_share_for_native_pools_unless_the_user_set_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in NATIVE_THREAD_VARS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")  # the user's choice is kept
+    context = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        with worker_environment(1):  # the worker starts in the first submit
+            futures = [pool.submit(os.getenv, name) for name in NATIVE_THREAD_VARS]
+        seen = [f.result(timeout=120) for f in futures]
+    assert dict(zip(NATIVE_THREAD_VARS, seen, strict=True)) == {
+        "OMP_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "3",
+    }
+    assert os.environ.get("OMP_NUM_THREADS") is None  # this process's environment is back
+    assert os.environ.get("OPENBLAS_NUM_THREADS") is None

@@ -36,6 +36,7 @@ from duplexbench.campaign.rehearsal import Rehearsal, RehearsalCache, rehearse
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.speech.bank import ClipRequest, PrerenderFailure, SpeechBank
 from duplexbench.speech.piper_session import keep_arena
+from duplexbench.speech.threads import threads_per_worker, worker_environment
 
 if TYPE_CHECKING:  # not imported at run time: pool processes import this module
     from duplexbench.campaign.engine import Target
@@ -107,12 +108,13 @@ class _Pool:
         A call that raised, or whose process died (e.g. out of memory), gives
         its exception as its result.
         """
-        try:
-            futures = {self._started().submit(fn, a): i for i, a in enumerate(args)}
-        except cf.process.BrokenProcessPool:  # a process died in an earlier map: a new pool
-            self.close()
-            self._pool = None
-            futures = {self._started().submit(fn, a): i for i, a in enumerate(args)}
+        with worker_environment(threads_per_worker(self.size)):  # workers start in submit()
+            try:
+                futures = {self._started().submit(fn, a): i for i, a in enumerate(args)}
+            except cf.process.BrokenProcessPool:  # a process died in an earlier map
+                self.close()
+                self._pool = None
+                futures = {self._started().submit(fn, a): i for i, a in enumerate(args)}
         results: list[Any] = [None] * len(args)
         for done, future in enumerate(cf.as_completed(futures), start=1):
             try:

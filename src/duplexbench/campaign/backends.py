@@ -28,7 +28,11 @@ from typing import Any, Protocol
 
 from duplexbench.agents.registry import list_agents
 from duplexbench.campaign.jobs import EpisodeJob, JobResult, execute_job
-from duplexbench.speech.threads import threads_per_worker, use_worker_share
+from duplexbench.speech.threads import (
+    threads_per_worker,
+    use_worker_share,
+    worker_environment,
+)
 
 WARM_MODULES = ("piper", "faster_whisper")
 """Imported by each pool worker before its first job, after the agents (those not
@@ -106,11 +110,13 @@ class PoolBackend:
         )
 
     def submit(self, job: EpisodeJob) -> None:
-        try:
-            future = self._pool.submit(execute_job, job)
-        except cf.process.BrokenProcessPool:
-            self._pool = self._new_pool()
-            future = self._pool.submit(execute_job, job)
+        # the pool starts its workers inside submit(): they inherit this environment
+        with worker_environment(threads_per_worker(self.slots)):
+            try:
+                future = self._pool.submit(execute_job, job)
+            except cf.process.BrokenProcessPool:
+                self._pool = self._new_pool()
+                future = self._pool.submit(execute_job, job)
         self._futures[future] = job
 
     def wait(self) -> list[tuple[EpisodeJob, JobResult]]:
