@@ -1,8 +1,9 @@
 """Checked cache entries on disk: one JSON file per key, verified before it is trusted.
 
-The transcript cache (whisper results) and the embedding cache (the semantic
-observer's sentence vectors) keep derived values that are expensive to compute
-and cheap to check. Both store them here, the same way:
+The transcript cache (whisper results), the embedding cache (the semantic
+observer's sentence vectors), parsed YAML documents and model-file digests are
+derived values that are expensive to compute and cheap to check. All are
+stored here, the same way:
 
 - an entry lives at ``root/<key[:2]>/<key>.json`` and records its format, its
   key and a sha256 of its payload; an entry that does not verify (truncated,
@@ -20,6 +21,7 @@ under (``DUPLEXBENCH_SPEECH_CACHE``, default ``~/.cache/duplexbench/speech``).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -83,7 +85,8 @@ class CheckedEntries:
         if not ok:
             with self._lock:
                 self.replaced += 1
-            path.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # read-only: recomputed, still never trusted
+                path.unlink(missing_ok=True)
             self._count(hit=False)
             return None
         self._count(hit=True)

@@ -21,6 +21,7 @@ before.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -135,8 +136,7 @@ def _parsed_yaml(text: str) -> Any:
     env = os.environ.get("DUPLEXBENCH_PARSE_CACHE", "")
     if env.strip().lower() == "off":
         return yaml.load(text, Loader=_StrictSafeLoader)
-    root = Path(env).expanduser() if env else cache_root() / "parsed"
-    store = CheckedEntries(root, PARSED_FORMAT, "parsed-document cache")
+    store = _parsed_store(Path(env).expanduser() if env else cache_root() / "parsed")
     identity = f"{PARSED_FORMAT}\0{yaml.__version__}\0{MAX_YAML_NODES}\0"
     key = hashlib.sha256(identity.encode() + text.encode("utf-8")).hexdigest()
     stored = store.get(key)
@@ -146,6 +146,11 @@ def _parsed_yaml(text: str) -> Any:
     if _json_exact(data):
         store.put(key, {"data": data})
     return data
+
+
+@functools.cache
+def _parsed_store(root: Path) -> CheckedEntries:
+    return CheckedEntries(root, PARSED_FORMAT, "parsed-document cache")
 
 
 def _json_exact(data: Any, depth: int = 0) -> bool:

@@ -9,8 +9,9 @@
   :data:`PIPER_PIECE_CHARS` is rendered in pieces (:func:`piper_pieces`): piper
   holds a whole sentence's activations at once, so one 60 s read-back ("Here
   is what I have: device category router, failure date ...", one sentence of
-  commas) peaked at 1.2 GB; in pieces of at most 90 characters the process
-  peaks at 395 MB and renders 9% faster (docs/audio.md).
+  commas) peaked at 1.2 GB; the 12 workflows-mini read-backs peak at 1048 MiB
+  whole and 371 MiB in pieces of at most 90 characters, with 15% less CPU
+  (``benchmarks/piper_pieces.py``, docs/audio.md).
 - ``espeak``: the ``espeak-ng`` binary (``apt-get install espeak-ng``); any voice
   it accepts, e.g. ``en-us``, ``en-gb-scotland``, ``en-us+f3``.
 - ``flite``: the ``flite`` binary (``apt-get install flite``); voices ``slt``,

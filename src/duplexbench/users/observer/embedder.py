@@ -14,8 +14,8 @@ agent repeats is embedded once.
 They are also kept on disk, so a new process (a campaign's worker, the next
 run) does not embed an item's slots again (about 2.7 s of CPU per
 workflows-mini item): ``<speech cache>/embeddings/<model>-<version>/``, moved by
-``DUPLEXBENCH_EMBEDDING_CACHE`` (``off`` disables it). An entry is keyed by a
-sha256 over the model, the package version, the prefix and the text, and
+``DUPLEXBENCH_EMBEDDING_CACHE`` (``off`` disables it), one folder per model and
+package version. An entry is keyed by a sha256 of the prefix and the text, and
 checked as :mod:`duplexbench.entries` says (never trusted when it fails its
 checksum; a full disk is a warning). A stored vector is the bytes the model
 gave, so a hit changes nothing.
