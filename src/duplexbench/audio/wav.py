@@ -32,7 +32,7 @@ def write_wav(path: Path, channels: list[Int16Array], sample_rate: int) -> None:
         out.setnchannels(len(channels))
         out.setsampwidth(2)
         out.setframerate(sample_rate)
-        out.writeframes(data.tobytes())
+        out.writeframes(data.data.cast("B") if data.size else b"")  # no copy of a long episode
 
 
 def read_wav(path: Path, max_bytes: int = MAX_WAV_BYTES) -> tuple[list[Int16Array], int]:

@@ -42,6 +42,7 @@ from duplexbench.orchestrator.episode import EpisodeCore, EpisodeRecord, Episode
 from duplexbench.orchestrator.floor import derive_floor_events
 from duplexbench.orchestrator.hearing import Hearing
 from duplexbench.orchestrator.playback import Delivered, Playback
+from duplexbench.orchestrator.tape import FrameTape
 from duplexbench.orchestrator.watchdog import FAULTS, kick
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.tts import DEFAULT_VOICE, VoiceRef
@@ -160,8 +161,9 @@ class AudioEpisode(EpisodeCore):
         self.playback = Playback(self.config.max_buffer_ms)
         self.ear = StreamingVad(sample_rate=SAMPLE_RATE)
         self.hearing = Hearing(self)
-        self.ch0: list[Int16Array] = []
-        self.ch1: list[Int16Array] = []
+        frames = -(-self.config.time_limit_ms // self.config.frame_ms)
+        self.ch0 = FrameTape(self.n, frames)
+        self.ch1 = FrameTape(self.n, frames)
         self.results: list[ToolResultMessage] = []
         self.hung_up = False
         self.tools_since: list[str] = []
@@ -424,8 +426,6 @@ class AudioEpisode(EpisodeCore):
         self.hearing.close(self.now)
 
     def _finish_audio(self, line: Int16Array | None) -> tuple[Int16Array, Int16Array]:
-        empty = np.zeros(0, dtype=np.int16)
-        user = np.concatenate(self.ch0) if self.ch0 else empty
-        agent = np.concatenate(self.ch1) if self.ch1 else empty
+        user, agent = self.ch0.samples(), self.ch1.samples()
         derive_floor_events(self, user, agent, line)
         return user, agent

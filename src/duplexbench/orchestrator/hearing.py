@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from duplexbench.audio.pcm import SAMPLE_RATE
 from duplexbench.orchestrator.playback import Delivered
 from duplexbench.speech.asr import get_asr
@@ -135,7 +133,7 @@ class Hearing:
         """
         asr = get_asr(self.ep.config.asr or "whisper")
         frame = self.ep.config.frame_ms
-        delivered = np.concatenate(self.ep.ch1[start // frame : end // frame])
+        delivered = self.ep.ch1.samples(start // frame, end // frame)
         return asr.transcribe(delivered).text.split()
 
     def cut(self, t: int, dropped_samples: int, unheard: str, cancelled: bool = False) -> None:

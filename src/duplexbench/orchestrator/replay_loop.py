@@ -15,8 +15,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Literal
 
-import numpy as np
-
 from duplexbench.agents.audio_protocol import AudioSession, StepAgent
 from duplexbench.agents.events import (
     ToolCallRequest,
@@ -50,6 +48,7 @@ from duplexbench.orchestrator.replay import (
     UserTimeline,
 )
 from duplexbench.orchestrator.replay_trace import ReplayTrace
+from duplexbench.orchestrator.tape import FrameTape
 from duplexbench.orchestrator.watchdog import FAULTS, kick
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.segments import render_segment
@@ -86,8 +85,9 @@ class ActionEpisode:
         self.timeline = UserTimeline()
         self.playback = Playback(self.config.max_buffer_ms)
         self.transcript = AgentTranscript(self.config.frame_ms)
-        self.ch0: list[Int16Array] = []
-        self.ch1: list[Int16Array] = []
+        minute = 60_000 // self.config.frame_ms  # grows past it: replays are short
+        self.ch0 = FrameTape(self.n, minute)
+        self.ch1 = FrameTape(self.n, minute)
         self.results: list[ToolResultMessage] = []
         self.cue_start: int | None = None
         self.lead_in_end = self.item.main_end_ms  # item constants, off the per-frame path
@@ -219,8 +219,7 @@ class ActionEpisode:
     def _delivered(self, start_ms: int, end_ms: int) -> Int16Array:
         """The agent channel as delivered between two frame boundaries."""
         frame = self.config.frame_ms
-        frames = self.ch1[start_ms // frame : -(-end_ms // frame)]
-        return np.concatenate(frames) if frames else np.zeros(0, dtype=np.int16)
+        return self.ch1.samples(start_ms // frame, -(-end_ms // frame))
 
     # ------------------------------------------------------------ end
 
@@ -232,9 +231,7 @@ class ActionEpisode:
             self.trace.error(self.now, message, "episode" if error is None else "finish")
             if error is None:
                 reason, error, self.error_kind = "error", message, error_kind(exc)
-        empty = np.zeros(0, dtype=np.int16)
-        user = np.concatenate(self.ch0) if self.ch0 else empty
-        agent = np.concatenate(self.ch1) if self.ch1 else empty
+        user, agent = self.ch0.samples(), self.ch1.samples()
         self.trace.channels(self.now, user, agent)
         kind = self.error_kind if error is not None else None
         self.trace.end(self.now, reason, error or "", kind)
