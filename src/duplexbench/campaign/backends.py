@@ -6,11 +6,15 @@ driver (`campaign/engine.py`) decides what to submit and writes the results.
 
 - ``local`` with one worker runs each job inline (no pickling, no start-up);
   with more, a ``spawn`` process pool (each worker builds its agents and TTS
-  once and keeps them). Each worker starts with its share of the cores for
-  whisper (``threads_per_worker``, docs/campaigns.md "Threads") and loads
-  the agents and the heavy modules jobs need (:data:`WARM_MODULES`) before
-  its first job. A worker that dies (killed, out of memory) fails only its
-  job, as an error, and the pool is rebuilt.
+  once and keeps them). With ``render_service`` (runs with audio episodes),
+  clips of model TTS engines that an episode asks for render in one service
+  process (`campaign/render_service.py`), not in the episode's process,
+  started with the pool (inline: on the first such clip). Each worker starts
+  with its share of the cores for whisper (``threads_per_worker``,
+  docs/campaigns.md "Threads") and loads the agents and the heavy modules
+  jobs need (:data:`WARM_MODULES`) before its first job. A worker that dies
+  (killed, out of memory) fails only its job, as an error, and the pool (with
+  its render service) is rebuilt.
 - ``ray`` submits each job as a Ray task (``ray.init(address)``; no address:
   a local Ray instance) of :data:`RAY_TASK_CPUS` CPU, whose whisper uses as
   many threads. Results come back as bytes, so workers need no shared file
@@ -24,19 +28,27 @@ import importlib
 import multiprocessing
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any, Protocol
 
 from duplexbench.agents.registry import list_agents
 from duplexbench.campaign.jobs import EpisodeJob, JobResult, execute_job
+from duplexbench.campaign.render_service import (
+    MODEL_ENGINES,
+    RenderService,
+    ServiceClient,
+    connect,
+)
+from duplexbench.speech.bank import ClipRequest, use_remote_renderer
 from duplexbench.speech.threads import (
     threads_per_worker,
     use_worker_share,
     worker_environment,
 )
 
-WARM_MODULES = ("piper", "faster_whisper")
+WARM_MODULES = ("faster_whisper",)
 """Imported by each pool worker before its first job, after the agents (those not
-installed are skipped)."""
+installed are skipped). Not piper: its clips render in the render service."""
 RAY_TASK_CPUS = 1
 
 
@@ -53,26 +65,58 @@ class Backend(Protocol):
     def close(self) -> None: ...
 
 
+class _ServiceOnDemand:
+    """This process's remote renderer that starts the render service on its first clip."""
+
+    engines = MODEL_ENGINES
+
+    def __init__(self) -> None:
+        self.service: RenderService | None = None
+        self._client: ServiceClient | None = None
+
+    def render(self, root: Path, key: str, request: ClipRequest) -> bool:
+        if self._client is None:
+            self.service = RenderService(1)
+            self._client = self.service.connect_here()
+        return self._client.render(root, key, request)
+
+    def close(self) -> None:
+        if self.service is not None:
+            self.service.close()
+
+
 class InlineBackend:
     slots = 1
 
-    def __init__(self) -> None:
+    def __init__(self, render_service: bool = False) -> None:
         self._done: list[tuple[EpisodeJob, JobResult]] = []
+        self._renderer = _ServiceOnDemand() if render_service else None
 
     def submit(self, job: EpisodeJob) -> None:
-        self._done.append((job, execute_job(job)))
+        if self._renderer is None:
+            self._done.append((job, execute_job(job)))
+            return
+        previous = use_remote_renderer(self._renderer)  # for this job only
+        try:
+            self._done.append((job, execute_job(job)))
+        finally:
+            use_remote_renderer(previous)
 
     def wait(self) -> list[tuple[EpisodeJob, JobResult]]:
         done, self._done = self._done, []
         return done
 
     def close(self) -> None:
-        return None
+        if self._renderer is not None:
+            self._renderer.close()
 
 
-def _start_worker(share: int) -> None:
-    """Pool initializer: the worker's thread share, then the imports its jobs need."""
+def _start_worker(share: int, service: tuple[Any, ...] | None = None) -> None:
+    """Pool initializer: the worker's thread share, its render service client, then
+    the imports its jobs need."""
     use_worker_share(share)
+    if service is not None:
+        connect(*service)
     warm: list[Callable[[], object]] = [list_agents]  # the agents and plug-ins
     warm += [partial(importlib.import_module, name) for name in WARM_MODULES]
     for step in warm:
@@ -93,20 +137,27 @@ def _died(job: EpisodeJob, exc: BaseException) -> JobResult:
 
 
 class PoolBackend:
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, render_service: bool = False) -> None:
         if workers < 1:
             raise ValueError(f"workers must be >= 1, got {workers}")
         self.slots = workers
+        self._render_service = render_service
+        self._service: RenderService | None = None
         self._pool = self._new_pool()
         self._futures: dict[cf.Future[JobResult], EpisodeJob] = {}
 
     def _new_pool(self) -> cf.ProcessPoolExecutor:
+        """A pool (and, with `render_service`, a service whose reply slots it claims)."""
+        if self._service is not None:
+            self._service.close()
+        self._service = RenderService(self.slots) if self._render_service else None
+        service = None if self._service is None else self._service.client_args()
         context = multiprocessing.get_context("spawn")
         return cf.ProcessPoolExecutor(
             max_workers=self.slots,
             mp_context=context,
             initializer=_start_worker,
-            initargs=(threads_per_worker(self.slots),),
+            initargs=(threads_per_worker(self.slots), service),
         )
 
     def submit(self, job: EpisodeJob) -> None:
@@ -134,6 +185,8 @@ class PoolBackend:
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+        if self._service is not None:
+            self._service.close()
 
 
 class RayBackend:
@@ -172,10 +225,15 @@ class RayBackend:
         self._refs.clear()
 
 
-def make_backend(name: str, workers: int = 1, ray_address: str | None = None) -> Backend:
-    """`local` (inline for one worker, else a process pool) or `ray`."""
+def make_backend(
+    name: str, workers: int = 1, ray_address: str | None = None, render_service: bool = False
+) -> Backend:
+    """`local` (inline for one worker, else a process pool) or `ray`; `render_service`:
+    local episodes render model-engine clips in one service process."""
     if name == "local":
-        return InlineBackend() if workers <= 1 else PoolBackend(workers)
+        if workers <= 1:
+            return InlineBackend(render_service)
+        return PoolBackend(workers, render_service)
     if name == "ray":
         return RayBackend(ray_address, workers if workers > 1 else None)
     raise ValueError(f"unknown backend {name!r}; use 'local' or 'ray'")

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from duplexbench.campaign import render_service
 from duplexbench.campaign.backends import make_backend
+from duplexbench.campaign.conditions import get_condition
 from duplexbench.campaign.engine import EngineOptions, Progress, Target, run_targets
 from duplexbench.campaign.rundir import RunDirError, read_campaign, write_json, write_model
 from duplexbench.campaign.scores import Score
@@ -73,7 +75,9 @@ def execute(
 
     for target in targets:
         target.config = replace(target.config, stall_s=ex.stall_s)
-    backend = make_backend(ex.backend, ex.workers, ex.ray_address)
+    audio = any(get_condition(t.config.condition).channel == "audio" for t in targets)
+    service = audio and render_service.enabled()
+    backend = make_backend(ex.backend, ex.workers, ex.ray_address, render_service=service)
     try:
         options = EngineOptions(ex.retries, ex.backoff_s, dict(ex.limits))
         return run_targets(targets, backend, options, listen)

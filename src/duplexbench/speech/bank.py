@@ -36,7 +36,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -51,7 +51,7 @@ from duplexbench.audio.wav import read_wav, write_wav
 from duplexbench.entries import cache_root
 from duplexbench.files import write_text_atomic
 from duplexbench.speech.synthesis import synthesize_checked
-from duplexbench.speech.tts import SynthesisSettings, VoiceRef, get_tts
+from duplexbench.speech.tts import SynthesisSettings, TTSError, VoiceRef, get_tts
 
 __all__ = [
     "BANK_FORMAT",
@@ -61,10 +61,12 @@ __all__ = [
     "ClipRequest",
     "PrerenderFailure",
     "PrerenderReport",
+    "RemoteRenderer",
     "SpeechBank",
     "default_root",
     "normalize_loudness",
     "renders",
+    "use_remote_renderer",
 ]
 
 BANK_FORMAT = 1
@@ -180,6 +182,28 @@ def normalize_loudness(samples: Int16Array, gain_db: float = 0.0) -> Int16Array:
 
 def _voice(voice: VoiceRef | str) -> VoiceRef:
     return voice if isinstance(voice, VoiceRef) else VoiceRef.parse(voice)
+
+
+class RemoteRenderer(Protocol):
+    """Renders clips of some engines in another process (`campaign/render_service.py`)."""
+
+    engines: frozenset[str]
+
+    def render(self, root: Path, key: str, request: ClipRequest) -> bool:
+        """Commit `request`'s clip under the bank folder `root` as `key`: True when
+        done, False when it cannot make that clip (render it here); TTSError when
+        the render failed."""
+        ...
+
+
+_REMOTE: list[RemoteRenderer | None] = [None]
+
+
+def use_remote_renderer(renderer: RemoteRenderer | None) -> RemoteRenderer | None:
+    """Banks of this process render clips of ``renderer.engines`` through it from now
+    on (None: here); the renderer it replaces."""
+    previous, _REMOTE[0] = _REMOTE[0], renderer
+    return previous
 
 
 class _Corrupt(Exception):
@@ -335,6 +359,14 @@ class SpeechBank:
     def _render(
         self, desc: dict[str, Any], ref: VoiceRef, key: str, settings: SynthesisSettings
     ) -> Clip:
+        remote = _REMOTE[0]
+        request = ClipRequest(desc["text"], str(ref), settings)
+        if (
+            remote is not None
+            and ref.engine in remote.engines
+            and remote.render(self.root, key, request)
+        ):
+            return self._rendered_elsewhere(key, ref, desc["text"])
         engine = get_tts(ref.engine)
         raw = synthesize_checked(engine, ref.engine, desc["text"], ref.voice, settings)
         with _RENDERS_LOCK:
@@ -344,6 +376,19 @@ class SpeechBank:
         samples.flags.writeable = False
         clip = Clip(desc["text"], str(ref), key, sha256_pcm(samples), samples)
         self._store(clip, desc)
+        return clip
+
+    def _rendered_elsewhere(self, key: str, ref: VoiceRef, text: str) -> Clip:
+        """The clip another process just committed, verified like any disk read."""
+        try:
+            clip = self._load(key)
+        except _Corrupt as exc:
+            raise TTSError(f"the clip rendered for {text!r} does not verify: {exc}") from None
+        if clip is None:
+            raise TTSError(f"the clip rendered for {text!r} is not in {self.root}")
+        with _RENDERS_LOCK:
+            _RENDERS[0] += 1
+        _LOG.debug("rendered %s elsewhere: %r", ref, text)
         return clip
 
     def _store(self, clip: Clip, desc: dict[str, Any]) -> None:
