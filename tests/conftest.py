@@ -25,10 +25,6 @@ def speech_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = os.environ.get("DUPLEXBENCH_TEST_SPEECH_CACHE")
     path = Path(root) if root else tmp_path_factory.mktemp("speech-bank")
     os.environ["DUPLEXBENCH_SPEECH_CACHE"] = str(path)
-    # runs render in their own processes (a render service would load piper afresh
-    # for each test's run); tests/campaign/test_render_service.py and
-    # test_backends.py start the service themselves
-    os.environ["DUPLEXBENCH_RENDER_SERVICE"] = "off"
     return path
 
 

@@ -122,9 +122,9 @@ def test_a_service_has_one_reply_slot_per_worker(service: RenderService) -> None
 
 @pytest.mark.parametrize(
     ("condition", "setting", "expected"),
-    [("clean", None, True), ("clean", "off", False), ("text", None, False)],
+    [("clean", "on", True), ("clean", None, False), ("text", "on", False)],
 )
-def test_local_audio_runs_start_the_service_unless_switched_off(
+def test_local_audio_runs_start_the_service_when_switched_on(
     condition: str,
     setting: str | None,
     expected: bool,

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 from click.testing import CliRunner
 
+from duplexbench.agents.registry import get_agent, list_agents
 from duplexbench.cli import VERBS, main
 
 
@@ -46,3 +48,34 @@ def test_a_verb_still_runs_and_an_unknown_one_is_refused() -> None:
     assert result.exit_code == 0 and "Usage:" in result.output
     wrong = CliRunner().invoke(main, ["rnu"])
     assert wrong.exit_code == 2 and "No such command" in wrong.output
+
+
+def test_a_local_agent_run_starts_without_the_network_stack(tmp_path: Path) -> None:
+    """Up to its first episode, `run` with the reference agent imports no network
+    adapter, asyncio or websockets (they cost start-up; only network agents use them)."""
+    probe = (
+        "import json, os, sys\n"
+        "import duplexbench.campaign.execute as execute\n"
+        "def first_episode(self, setup):\n"
+        "    names = [m for m in sys.modules if m.split('.')[0] in ('asyncio', 'websockets')\n"
+        "             or m.startswith('duplexbench.agents.') and m.split('.')[2] in\n"
+        "             ('openai_realtime', 'gemini_live', 'step_audio', 'transport', 'faults')]\n"
+        "    print(json.dumps(sorted(names)), flush=True)\n"
+        "    os._exit(0)\n"
+        "execute.EpisodeRunner.run = first_episode\n"
+        "from duplexbench.cli import main\n"
+        "main(sys.argv[1:])\n"
+    )
+    args = ["run", "--limit", "1", "-k", "1", "--condition", "text", "-q"]
+    args += ["--out", str(tmp_path / "run")]
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *args], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []
+
+
+def test_network_agents_still_load_by_name_and_all_are_listed() -> None:
+    assert get_agent("openai-realtime")[0].name == "openai-realtime"
+    names = {a.name for a in list_agents()}
+    assert {"reference", "oracle", "fault", "gemini-live", "step-audio"} <= names

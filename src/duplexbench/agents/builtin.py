@@ -181,7 +181,4 @@ def _echo(spec: AgentSpec, channel: Channel) -> StepAgent:
     return EchoAgent()
 
 
-import duplexbench.agents.gemini_live as _gemini_live  # noqa: E402,F401  (registers gemini-live)
-import duplexbench.agents.openai_realtime as _openai_realtime  # noqa: E402,F401  (registers openai-realtime)
-import duplexbench.agents.step_audio as _step_audio  # noqa: E402,F401  (registers step-audio)
 import duplexbench.agents.text_chat as _text_chat  # noqa: E402,F401  (registers text)

@@ -118,12 +118,35 @@ def urlsplit_query(spec: str) -> tuple[str, list[tuple[str, str]]] | None:
     return head, parse_qsl(query, keep_blank_values=True)
 
 
-def _load_builtins_and_plugins() -> None:
-    """Import the built-in agents and every installed plug-in once."""
-    if "builtin" not in _LOADED:
-        _LOADED.add("builtin")
-        importlib.import_module("duplexbench.agents.builtin")
-        importlib.import_module("duplexbench.agents.faults")
+_LAZY_BUILTINS: dict[str, str] = {
+    "fault": "duplexbench.agents.faults",
+    "gemini-live": "duplexbench.agents.gemini_live",
+    "openai-realtime": "duplexbench.agents.openai_realtime",
+    "step-audio": "duplexbench.agents.step_audio",
+}
+"""Built-in agents outside `builtin.py`, imported when first asked for by name: the
+network adapters bring asyncio, ssl and their protocols, which a run of a local
+agent never uses (start-up, docs/results/campaign.md)."""
+
+
+def _import_once(module: str) -> None:
+    if module not in _LOADED:
+        _LOADED.add(module)
+        importlib.import_module(module)
+
+
+def _load_agents(name: str | None = None) -> None:
+    """Import what defines agent `name`: `builtin.py`, then its own module if it is a
+    lazy built-in, else the installed plug-ins. None: every agent there is."""
+    _import_once("duplexbench.agents.builtin")
+    if name is not None and name in _REGISTRY:
+        return
+    if name is not None and name in _LAZY_BUILTINS:
+        _import_once(_LAZY_BUILTINS[name])
+        return
+    if name is None:
+        for module in _LAZY_BUILTINS.values():
+            _import_once(module)
     for ep in entry_points(group="duplexbench.agents"):
         if ep.value not in _LOADED:
             _LOADED.add(ep.value)
@@ -131,14 +154,16 @@ def _load_builtins_and_plugins() -> None:
 
 
 def list_agents() -> list[AgentInfo]:
-    _load_builtins_and_plugins()
+    _load_agents()
     return sorted(_REGISTRY.values(), key=lambda a: a.name)
 
 
 def get_agent(spec: str) -> tuple[AgentInfo, AgentSpec]:
     """Look up an agent spec; raises ValueError naming the known agents."""
     parsed = parse_spec(spec)
-    _load_builtins_and_plugins()
+    _load_agents(parsed.name)
+    if parsed.name not in _REGISTRY:
+        _load_agents()  # every name, for the message
     info = _REGISTRY.get(parsed.name)
     if info is None:
         known = ", ".join(sorted(_REGISTRY))

@@ -16,22 +16,21 @@ from typing import Any, Protocol
 
 import websockets
 
+from duplexbench.agents.connection import ConnectionNotOpened, TransportClosed, TransportError
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "ConnectionNotOpened",
+    "Message",
+    "Outbox",
+    "Transport",
+    "TransportClosed",
+    "TransportError",
+    "WebSocketTransport",
+]
+
 Message = dict[str, Any]
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
-
-
-class TransportClosed(Exception):
-    """The peer closed the connection (or it broke)."""
-
-
-class ConnectionNotOpened(TransportClosed):
-    """The connection could not be opened at all (refused, no route, handshake
-    rejected): nothing of the episode reached the agent, so the episode's
-    error is the harness's (retried, left out of the rates; docs/metrics.md)."""
-
-
-class TransportError(Exception):
-    """The peer sent something that is not a protocol message."""
 
 
 class Transport(Protocol):

@@ -17,7 +17,6 @@ from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode
 from duplexbench.orchestrator.caller_line import recordings
 from duplexbench.orchestrator.clock import RealtimeClock
 from duplexbench.orchestrator.episode import EpisodeRecord, EpisodeSetup
-from duplexbench.orchestrator.streaming_loop import StreamingEpisode
 from duplexbench.orchestrator.text_loop import TextEpisode
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.tts import DEFAULT_VOICE, VoiceRef, get_tts
@@ -79,6 +78,8 @@ class EpisodeRunner:
                 setup, agent, self.bank, privileged=self.info.privileged, config=config
             ).run()
         assert isinstance(agent, StreamingAgent)
+        from duplexbench.orchestrator.streaming_loop import StreamingEpisode  # noqa: PLC0415 - asyncio
+
         clock = RealtimeClock(speed=self.realtime_speed)
         return StreamingEpisode(
             setup, agent, self.bank, clock=clock, privileged=self.info.privileged, config=config

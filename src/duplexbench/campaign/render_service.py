@@ -9,27 +9,30 @@ loaded piper's voice there and kept it: in a cold `duplexbench run
 episode workers, each of which then peaked 100-230 MiB above its usual size
 whenever it rendered a long line (docs/results/campaign.md).
 
-Local runs (one worker or a pool) start one render service instead: a
-``spawn`` process that loads a model engine (:data:`MODEL_ENGINES`) on its
-first request and renders clips into the requested bank folder, one at a
-time. Episode workers install a :class:`ServiceClient` as their bank's
-remote renderer (`speech/bank.py`, :func:`use_remote_renderer`): a missing
-clip of a model engine is sent to the service, and the worker reads it back
-from disk (checksum verified) when the service says it is committed. Clips
-are deterministic, so where a clip was rendered never changes its bytes.
+With ``DUPLEXBENCH_RENDER_SERVICE=on`` (:data:`SERVICE_ENV`), local runs (one
+worker or a pool) start one render service instead: a ``spawn`` process that
+loads a model engine (:data:`MODEL_ENGINES`) on its first request and renders
+clips into the requested bank folder, one at a time. Episode workers install
+a :class:`ServiceClient` as their bank's remote renderer (`speech/bank.py`,
+:func:`use_remote_renderer`): a missing clip of a model engine is sent to the
+service, and the worker reads it back from disk (checksum verified) when the
+service says it is committed. Clips are deterministic, so where a clip was
+rendered never changes its bytes.
 
 Lighter engines (espeak and flite run as subprocesses; synthetic) render in
 the worker as before. When the service has stopped (killed, out of memory),
 a worker renders locally again and logs one warning. Ray runs do not use it
 (their workers may be on other machines).
 
-The cost is queueing: one service renders one clip at a time, so two workers
-that need a clip at once wait for each other (a cold `-k 1 --workers 2` run
-of workflows-mini: 5 min 29 s against 4 min 56 s with piper in each worker).
-``DUPLEXBENCH_RENDER_SERVICE=off`` (:data:`SERVICE_ENV`) renders in the workers
-again, for machines with memory to spare; the unit tests run that way, since
-most of them render a few clips per run and the service would start piper
-afresh for each.
+It is off by default because it costs time: one service renders one clip at
+a time, so workers that need a clip at once wait for each other, and the
+unpredictable clips are many and long (read-backs of misheard values). A
+cold `-k 1 --workers 2` run of workflows-mini took 5 min 29 s against 4 min
+56 s with piper in each worker; the cold main job (`benchmarks/demo.py`)
+711 s against 559 s, its largest process 665 MiB against 1305 MiB before
+this change and the episode memory fixes of the same day
+(docs/results/campaign.md). Turn it on where memory per worker matters more
+than wall time.
 """
 
 from __future__ import annotations
@@ -58,15 +61,15 @@ RENDER_LIMIT_S = 600.0
 """A clip the live service has not rendered after this long fails (TTSError)."""
 
 SERVICE_ENV = "DUPLEXBENCH_RENDER_SERVICE"
-"""``off`` (or ``0``, ``no``, ``false``): episode workers render model-engine clips
-themselves."""
+"""``on`` (or ``1``, ``yes``, ``true``): local runs with audio episodes render
+model-engine clips in the service; anything else (the default): in the workers."""
 
 _LOG = logging.getLogger(__name__)
 
 
 def enabled() -> bool:
-    """Whether local runs with audio episodes start a render service (default: yes)."""
-    return os.environ.get(SERVICE_ENV, "on").strip().casefold() not in ("off", "0", "no", "false")
+    """Whether local runs with audio episodes start a render service (default: no)."""
+    return os.environ.get(SERVICE_ENV, "off").strip().casefold() in ("on", "1", "yes", "true")
 
 
 def serve(requests: Any, replies: list[Any], lifeline: Any) -> None:

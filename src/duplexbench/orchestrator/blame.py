@@ -28,8 +28,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
+from duplexbench.agents.connection import ConnectionNotOpened
 from duplexbench.agents.protocol import AgentError
-from duplexbench.agents.transport import ConnectionNotOpened
 from duplexbench.orchestrator.watchdog import FAULTS
 from duplexbench.speech.asr import ASRError
 from duplexbench.speech.tts import SpeechUnavailable, TTSError

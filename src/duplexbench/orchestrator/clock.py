@@ -9,7 +9,6 @@ No other module sleeps or reads the wall clock for timing.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 from typing import Protocol
@@ -77,6 +76,8 @@ class RealtimeClock:
 
     async def wait_until(self, t_ms: int) -> None:
         """Like `advance_to`, without blocking the event loop (network agents keep talking)."""
+        import asyncio  # noqa: PLC0415 - only streaming agents run an event loop
+
         delay = self._delay(t_ms)
         await asyncio.sleep(max(0.0, delay))
 

@@ -20,7 +20,6 @@ event loop itself).
 
 from __future__ import annotations
 
-import asyncio
 import signal
 import threading
 from collections.abc import Awaitable, Iterator
@@ -96,6 +95,8 @@ def limit() -> float | None:
 
 async def bounded(call: Awaitable[T], what: str) -> T:
     """Await an agent call; :class:`Stalled` naming `what` if it outlasts the limit."""
+    import asyncio  # noqa: PLC0415 - only streaming agents run an event loop
+
     limit_s = _current()
     if limit_s is None:
         return await call

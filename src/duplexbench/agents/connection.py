@@ -1,0 +1,21 @@
+"""How a network agent's connection fails: the errors only, so the episode loops
+(`orchestrator/blame.py`) can name them without importing asyncio and websockets
+(`agents/transport.py`, which re-exports them)."""
+
+from __future__ import annotations
+
+__all__ = ["ConnectionNotOpened", "TransportClosed", "TransportError"]
+
+
+class TransportClosed(Exception):
+    """The peer closed the connection (or it broke)."""
+
+
+class ConnectionNotOpened(TransportClosed):
+    """The connection could not be opened at all (refused, no route, handshake
+    rejected): nothing of the episode reached the agent, so the episode's
+    error is the harness's (retried, left out of the rates; docs/metrics.md)."""
+
+
+class TransportError(Exception):
+    """The peer sent something that is not a protocol message."""
