@@ -4,10 +4,10 @@ Render ahead (`campaign/ahead.py`) renders every clip a run's episodes can be
 predicted to need, then its processes exit. An audio episode can still ask
 for a line nobody predicted: the agent misheard a name and reads back what
 it heard, the caller corrects it. Rendering those inside the episode worker
-loaded piper's voice there and kept it: in a cold `duplexbench run
---condition clean -k 1 --workers 2`, 95 of the run's clips were rendered in
-episode workers, each of which then peaked 100-230 MiB above its usual size
-whenever it rendered a long line (docs/results/campaign.md).
+loads piper's voice there and keeps it: in a cold `duplexbench run
+--condition clean -k 1 --workers 2`, 95 of the run's 451 clips were rendered
+in episode workers, and piper alone peaks at 371 MiB on the read-backs
+(docs/results/campaign.md).
 
 With ``DUPLEXBENCH_RENDER_SERVICE=on`` (:data:`SERVICE_ENV`), local runs (one
 worker or a pool) start one render service instead: a ``spawn`` process that
@@ -29,8 +29,7 @@ a time, so workers that need a clip at once wait for each other, and the
 unpredictable clips are many and long (read-backs of misheard values). A
 cold `-k 1 --workers 2` run of workflows-mini took 5 min 29 s against 4 min
 56 s with piper in each worker; the cold main job (`benchmarks/demo.py`)
-711 s against 559 s, its largest process 665 MiB against 1305 MiB before
-this change and the episode memory fixes of the same day
+711 s against 626 s, its largest process 665 MiB against 874 MiB
 (docs/results/campaign.md). Turn it on where memory per worker matters more
 than wall time.
 """

@@ -1,0 +1,148 @@
+"""Memory of an episode worker: growth over episodes, and every process of a cold run (reported).
+
+Target (the "main job in minutes" issue): at most 600 MiB per reference worker,
+cold or warm. Two measurements, printed as JSON:
+
+1. ``episodes`` (default): the reference agent plays the first ``--items``
+   items of workflows-mini one after another in this process, as a pool
+   worker does (whisper on one thread, the transcript cache off, the speech
+   bank as it is: run it once before to warm it). RSS after each episode and
+   the peak. ``--no-collect`` skips the full garbage collection the worker
+   runs after each episode (`campaign/jobs.py`, `free_episode`), to show
+   what it saves.
+2. ``--run``: a cold ``duplexbench run --condition clean -k 1 --workers 2``
+   on an empty speech bank of its own (a temporary folder); every process of
+   the run is sampled from ``/proc`` every 0.2 s, and each one's peak RSS is
+   printed with its role guessed from its life span (the driver; render-ahead
+   processes end before the last episode; episode workers and a render
+   service, ``DUPLEXBENCH_RENDER_SERVICE=on``, live to the end).
+
+    taskset -c 0 .venv/bin/python benchmarks/worker_memory.py [--items 12] [--no-collect]
+    .venv/bin/python benchmarks/worker_memory.py --run
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+TARGET_MIB = 600
+
+
+def rss_mib(pid: int | str = "self") -> int | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) // 1024
+    except OSError:
+        return None
+    return None
+
+
+def episodes(items: int, collect: bool) -> dict[str, Any]:
+    os.environ["DUPLEXBENCH_TRANSCRIPT_CACHE"] = "off"
+    from duplexbench.agents.cascade import CascadeAgent  # noqa: PLC0415 - after the env
+    from duplexbench.agents.reference import ReferenceDialogue  # noqa: PLC0415
+    from duplexbench.items.load import item_checksum  # noqa: PLC0415
+    from duplexbench.items.suite import load_suite  # noqa: PLC0415
+    from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode  # noqa: PLC0415
+    from duplexbench.orchestrator.episode import EpisodeSetup  # noqa: PLC0415
+    from duplexbench.speech.bank import SpeechBank  # noqa: PLC0415
+    from duplexbench.suites.package import resolve_suite  # noqa: PLC0415
+
+    bank, after = SpeechBank(), []
+    for item in load_suite(resolve_suite("workflows-mini")).items[:items]:
+        setup = EpisodeSetup(item, item_checksum(item), "bench", "reference", "clean")
+        agent = CascadeAgent(ReferenceDialogue())
+        AudioEpisode(setup, agent, bank, config=AudioChannelConfig()).run()
+        if collect:
+            gc.collect()
+        after.append(rss_mib())
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    return {
+        "collect_after_each_episode": collect,
+        "rss_mib_after_each_episode": after,
+        "peak_rss_mib": peak,
+        "target_mib": TARGET_MIB,
+        "ratio_to_target": round(peak / TARGET_MIB, 3),
+    }
+
+
+def descendants(root: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for status in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = status.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(status.parent.name))
+    out, todo = set(), [root]
+    while todo:
+        pid = todo.pop()
+        out.add(pid)
+        todo += children.get(pid, [])
+    return out
+
+
+def run() -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="duplexbench-memory-") as tmp:
+        env = {**os.environ, "DUPLEXBENCH_SPEECH_CACHE": str(Path(tmp) / "speech")}
+        exe = str(Path(sys.executable).parent / "duplexbench")
+        args = ["run", "--condition", "clean", "-k", "1", "--workers", "2", "-q"]
+        args += ["--out", str(Path(tmp) / "run")]
+        start = time.perf_counter()
+        child = subprocess.Popen([exe, *args], env=env, stdout=subprocess.DEVNULL)
+        peak: dict[int, int] = {}
+        seen: dict[int, tuple[float, float]] = {}
+        while child.poll() is None:
+            now = time.perf_counter() - start
+            for pid in descendants(child.pid):
+                rss = rss_mib(pid)
+                if rss is not None:
+                    peak[pid] = max(peak.get(pid, 0), rss)
+                    seen[pid] = (seen.get(pid, (now, now))[0], now)
+            time.sleep(0.2)
+        wall = time.perf_counter() - start
+    end = max(last for _, last in seen.values())
+    rows = []
+    for pid, mib in sorted(peak.items()):
+        first, last = seen[pid]
+        role = "driver" if pid == child.pid else "to the end" if last > end - 5 else "ended early"
+        if mib > 30:  # skip the resource tracker
+            rows.append(
+                {
+                    "pid": pid,
+                    "role": role,
+                    "from_s": round(first),
+                    "to_s": round(last),
+                    "peak_rss_mib": mib,
+                }
+            )
+    largest = max(row["peak_rss_mib"] for row in rows)
+    return {
+        "exit_code": child.returncode,
+        "wall_s": round(wall, 1),
+        "render_service": os.environ.get("DUPLEXBENCH_RENDER_SERVICE", "off"),
+        "processes": rows,
+        "largest_mib": largest,
+        "target_mib": TARGET_MIB,
+        "ratio_to_target": round(largest / TARGET_MIB, 3),
+    }
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--items", type=int, default=12)
+    parser.add_argument("--no-collect", action="store_true")
+    parser.add_argument("--run", action="store_true", help="sample a cold 2-worker run")
+    a = parser.parse_args()
+    print(json.dumps(run() if a.run else episodes(a.items, not a.no_collect), indent=1))
