@@ -6,10 +6,11 @@ driver (`campaign/engine.py`) decides what to submit and writes the results.
 
 - ``local`` with one worker runs each job inline (no pickling, no start-up);
   with more, a ``spawn`` process pool (each worker builds its agents and TTS
-  once and keeps them). With ``render_service`` (runs with audio episodes),
-  clips of model TTS engines that an episode asks for render in one service
-  process (`campaign/render_service.py`), not in the episode's process,
-  started with the pool (inline: on the first such clip). Each worker starts
+  once and keeps them). With ``render_service`` (audio episodes and
+  ``DUPLEXBENCH_RENDER_SERVICE=on``), clips of model TTS engines that an
+  episode asks for render in one service process
+  (`campaign/render_service.py`), not in the episode's process, started with
+  the pool (inline: on the first such clip). Each worker starts
   with its share of the cores for whisper (``threads_per_worker``,
   docs/campaigns.md "Threads") and loads the agents and the heavy modules
   jobs need (:data:`WARM_MODULES`) before its first job. A worker that dies
@@ -48,7 +49,8 @@ from duplexbench.speech.threads import (
 
 WARM_MODULES = ("faster_whisper",)
 """Imported by each pool worker before its first job, after the agents (those not
-installed are skipped). Not piper: its clips render in the render service."""
+installed are skipped). Not piper: a worker that renders nothing (a warm bank, or
+the render service on) never needs it, and one that does imports it then."""
 RAY_TASK_CPUS = 1
 
 

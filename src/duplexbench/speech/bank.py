@@ -16,7 +16,10 @@ concurrent writers store identical bytes.
 
 Every render (not a memory or disk hit) is counted per process
 (:func:`renders`) and logged at DEBUG level on this module's logger, so a
-caller can tell how many clips were synthesized during an episode.
+caller can tell how many clips were synthesized during an episode. A process
+can hand the renders of some engines to another process
+(:func:`use_remote_renderer`, the campaign's render service): the clip comes
+back through the disk, verified like any other read, and counts as a render.
 :meth:`SpeechBank.missing` lists the requests (:class:`ClipRequest`) not yet
 committed to disk, without reading or verifying any audio.
 
