@@ -7,16 +7,14 @@ import os
 import signal
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 import duplexbench.speech.bank as bank_module
-from conftest import FIXTURES
-from duplexbench.campaign import execution
-from duplexbench.campaign.backends import InlineBackend
+from duplexbench.campaign.execution import wants_render_service
 from duplexbench.campaign.render_service import SERVICE_ENV, RenderService, ServiceClient
-from duplexbench.campaign.runner import RunOptions, run_campaign
 from duplexbench.speech.bank import ClipRequest, SpeechBank, renders, use_remote_renderer
 from duplexbench.speech.tts import TTSError
 
@@ -121,33 +119,15 @@ def test_a_service_has_one_reply_slot_per_worker(service: RenderService) -> None
 
 
 @pytest.mark.parametrize(
-    ("condition", "setting", "expected"),
-    [("clean", "on", True), ("clean", None, False), ("text", "on", False)],
+    ("conditions", "setting", "expected"),
+    [(["text", "clean"], "on", True), (["clean"], None, False), (["text"], "on", False)],
 )
 def test_local_audio_runs_start_the_service_when_switched_on(
-    condition: str,
-    setting: str | None,
-    expected: bool,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    conditions: list[str], setting: str | None, expected: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    asked: list[bool] = []
-
-    def backend(*args: object, render_service: bool = False) -> InlineBackend:
-        asked.append(render_service)
-        return InlineBackend()
-
-    monkeypatch.setattr(execution, "make_backend", backend)
     if setting is None:
         monkeypatch.delenv(SERVICE_ENV, raising=False)
     else:
         monkeypatch.setenv(SERVICE_ENV, setting)
-    options = RunOptions(
-        str(FIXTURES),
-        agent="oracle",
-        condition=condition,
-        items=("order-revocation",),
-        out=tmp_path / "run",
-    )
-    run_campaign(options)
-    assert asked == [expected]
+    targets = [SimpleNamespace(config=SimpleNamespace(condition=c)) for c in conditions]
+    assert wants_render_service(targets) is expected  # type: ignore[arg-type]

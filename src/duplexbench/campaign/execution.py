@@ -62,6 +62,13 @@ def start_run_dir(out: Path, spec: CampaignSpec, items: list[Any], ex: Execution
         write_json(out / "items" / f"{item.id}.json", item.model_dump(mode="json"))
 
 
+def wants_render_service(targets: list[Target]) -> bool:
+    """Whether local episodes render model-engine clips in a render service: some
+    target plays audio and ``DUPLEXBENCH_RENDER_SERVICE=on``."""
+    audio = any(get_condition(t.config.condition).channel == "audio" for t in targets)
+    return audio and render_service.enabled()
+
+
 def execute(
     targets: list[Target],
     ex: ExecutionOptions,
@@ -75,8 +82,7 @@ def execute(
 
     for target in targets:
         target.config = replace(target.config, stall_s=ex.stall_s)
-    audio = any(get_condition(t.config.condition).channel == "audio" for t in targets)
-    service = audio and render_service.enabled()
+    service = wants_render_service(targets)
     backend = make_backend(ex.backend, ex.workers, ex.ray_address, render_service=service)
     try:
         options = EngineOptions(ex.retries, ex.backoff_s, dict(ex.limits))
