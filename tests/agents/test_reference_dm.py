@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import fixture_item
-from duplexbench.agents.protocol import AgentSession, ToolSpec
+from duplexbench.agents.protocol import AgentInput, AgentSession, ToolSpec
 from duplexbench.agents.reference import ReferenceDialogue
 from duplexbench.agents.reference.schema import FieldInfo, classify
 from duplexbench.agents.reference.understand import (
@@ -133,3 +133,28 @@ def test_a_correction_with_an_approval_is_not_a_refusal() -> None:
     dm.s.asked_approval = True
     dm._approval_answer("Hold on, please don't do that yet.")
     assert dm.s.declined and not dm.s.approved
+
+
+def test_after_a_correction_only_what_changed_is_read_back() -> None:
+    dm = ReferenceDialogue()
+    item = fixture_item("order-revocation")
+    specs = tuple(ToolSpec(t.name, t.description, tool_parameters(item, t)) for t in item.tools)
+    dm.start(AgentSession("x", specs, item.id, 0))
+    dm.s.values = {
+        "supplier": "Acme",
+        "item": "A4 copy paper",
+        "quantity": 10,
+        "delivery_date": "2026-06-09",
+        "cost_center": "CC-42",
+    }
+    first = dm.respond(AgentInput(0, user_text="That's everything."))
+    assert first.say.startswith("Here is what I have:") and "A4 copy paper" in first.say
+    fixed = dm.respond(AgentInput(1, user_text="No, the quantity is 12, not 10."))
+    assert "quantity is 12" in fixed.say and [c.arguments for c in fixed.tool_calls] == [
+        {"fields": {"quantity": 12}}
+    ]
+    again = dm.respond(AgentInput(2, user_text="Yes, that's right."))
+    assert again.say == "Here is what changed: quantity 12. Shall I place order now?"
+    # nothing changed since: a question that is neither yes nor no gets it all again
+    unclear = dm.respond(AgentInput(3, user_text="Sorry, could you say that again?"))
+    assert unclear.say.startswith("Here is what I have:") and "CC-42" in unclear.say

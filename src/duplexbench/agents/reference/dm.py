@@ -65,6 +65,8 @@ class _State:
     record_done: bool = False
     clarify: bool = False
     """The caller asked which detail was meant: say it by its name next."""
+    read_back: dict[str, Any] | None = None
+    """The values as last read back before asking for the go-ahead."""
 
 
 class ReferenceDialogue:
@@ -301,9 +303,13 @@ class ReferenceDialogue:
             return AgentTurn("", (*ready, self._call(tools.commit.name, {})))
         s.asked_approval = True
         action = tools.commit.name.replace("_", " ")
-        pairs = [(self._field(n), n, spoken(v)) for n, v in s.values.items()]
+        before, s.read_back = s.read_back, dict(s.values)
+        changed = [n for n, v in s.values.items() if before is not None and before.get(n) != v]
+        names = changed or list(s.values)
+        pairs = [(self._field(n), n, spoken(s.values[n])) for n in names]
         # ready before asking: a "no" leaves it ready for review, a "yes" commits
-        return AgentTurn(self.phrasing.readback(pairs, action), ready)
+        # after a correction, only what changed: the rest was read back already
+        return AgentTurn(self.phrasing.readback(pairs, action, bool(changed)), ready)
 
     def _question(self, name: str) -> str:
         clarify, self.s.clarify = self.s.clarify, False

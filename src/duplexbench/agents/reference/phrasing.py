@@ -96,10 +96,15 @@ class Phrasing:
         what = self.words(info) if info else name.replace("_", " ")
         return f"I found the {what}: {value}."
 
-    def readback(self, pairs: list[tuple[FieldInfo | None, str, str]], action: str) -> str:
-        """`pairs`: (field, name, spoken value) of everything noted."""
+    def readback(
+        self, pairs: list[tuple[FieldInfo | None, str, str]], action: str, changed: bool = False
+    ) -> str:
+        """`pairs`: (field, name, spoken value) of everything noted, or with `changed` of
+        what changed since the last read-back (the rest was read back already)."""
         if self.paraphrase:
             listed = "; ".join(value for _, _, value in pairs)
-            return f"Let me read back what I've noted: {listed}. Would you like me to go ahead?"
+            lead = "I've updated that" if changed else "Let me read back what I've noted"
+            return f"{lead}: {listed}. Would you like me to go ahead?"
         listed = ", ".join(f"{info.words if info else name} {value}" for info, name, value in pairs)
-        return f"Here is what I have: {listed}. Shall I {action} now?"
+        lead = "Here is what changed" if changed else "Here is what I have"
+        return f"{lead}: {listed}. Shall I {action} now?"
