@@ -26,6 +26,11 @@ committed to disk, without reading or verifying any audio.
 Before storing, audio is converted to 16 kHz mono int16 and its speech-active
 RMS normalized to -20 dBFS (plus ``settings.gain_db``), lowered if needed so
 peaks do not clip. Silence is stored as is.
+
+An engine that speaks long lines in independent pieces (piper) keeps each
+piece's audio in ``root/pieces/`` (:mod:`duplexbench.speech.pieces`), so a line
+that differs from one already rendered in one value renders only the pieces
+that changed; the line's samples are the same either way.
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ from duplexbench.audio.pcm import (
 from duplexbench.audio.wav import read_wav, write_wav
 from duplexbench.entries import cache_root
 from duplexbench.files import write_text_atomic
+from duplexbench.speech.pieces import PieceStore
 from duplexbench.speech.synthesis import synthesize_checked
 from duplexbench.speech.tts import SynthesisSettings, TTSError, VoiceRef, get_tts
 
@@ -73,6 +79,8 @@ __all__ = [
 ]
 
 BANK_FORMAT = 1
+PIECES_FOLDER = "pieces"
+"""Under the bank's root: the piece cache of long lines (speech/pieces.py)."""
 TARGET_RMS_DBFS = -20.0
 PEAK_LIMIT = 0.98  # of full scale
 _FRAME = SAMPLE_RATE // 50  # 20 ms
@@ -222,6 +230,8 @@ class SpeechBank:
         self.stats = BankStats()
         self._memory: OrderedDict[str, Clip] = OrderedDict()
         self._lock = threading.Lock()
+        self.pieces = PieceStore(self.root / PIECES_FOLDER)
+        """Pieces of long lines, rendered once (speech/pieces.py)."""
 
     # ------------------------------------------------------------ keys/paths
 
@@ -371,7 +381,9 @@ class SpeechBank:
         ):
             return self._rendered_elsewhere(key, ref, desc["text"])
         engine = get_tts(ref.engine)
-        raw = synthesize_checked(engine, ref.engine, desc["text"], ref.voice, settings)
+        raw = synthesize_checked(
+            engine, ref.engine, desc["text"], ref.voice, settings, pieces=self.pieces
+        )
         with _RENDERS_LOCK:
             _RENDERS[0] += 1
         _LOG.debug("rendered %s %s: %r", ref, settings.as_dict(), desc["text"])

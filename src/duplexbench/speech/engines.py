@@ -57,6 +57,7 @@ import numpy as np
 from duplexbench.audio.pcm import AudioFormatError, Int16Array, pcm16_bytes_to_array
 from duplexbench.audio.wav import read_wav
 from duplexbench.entries import file_digest
+from duplexbench.speech.pieces import PieceStore, joined, speak_pieces
 from duplexbench.speech.piper_session import piper_session, piper_session_options
 from duplexbench.speech.threads import speech_threads
 from duplexbench.speech.tts import SpeechUnavailable, SynthesisSettings, TTSEngine, register_tts
@@ -126,6 +127,7 @@ class PiperTTS:
             raise SpeechUnavailable(f"piper voice model missing at {self._model_path}")
         self._voice: Any = None
         self._version: str | None = None
+        self._rate: int | None = None
         self._lock = threading.Lock()
         self.threads = speech_threads("tts")
 
@@ -166,29 +168,53 @@ class PiperTTS:
     def synthesize(
         self, text: str, voice: str, settings: SynthesisSettings
     ) -> tuple[Int16Array, int]:
+        return self.synthesize_pieces(text, voice, settings, None)
+
+    def synthesize_pieces(
+        self, text: str, voice: str, settings: SynthesisSettings, store: PieceStore | None
+    ) -> tuple[Int16Array, int]:
+        """The line's pieces (:func:`piper_pieces`), each synthesized alone, joined by
+        the sentence gap; with `store`, the pieces of a long line are reused from it
+        (:mod:`duplexbench.speech.pieces`: the same samples, and the model loads only
+        when a piece is missing)."""
         if voice not in self.VOICES:
             raise ValueError(
                 f"piper voice {voice!r} not available; voices: {', '.join(self.VOICES)}"
             )
         check_pitch(self.name, voice, settings.pitch_semitones)
+        rate = self._sample_rate()
+        gap = int(SENTENCE_GAP_S * rate / settings.speed)
+        pieces = piper_pieces(text, PIPER_PIECE_CHARS)
+        identity = f"{self.version()}\0{voice}\0speed {settings.speed!r}"
+        audio = speak_pieces(
+            pieces,
+            lambda piece: self._speak(piece, settings, rate, gap),
+            gap,
+            store if len(pieces) > 1 else None,  # a short line is the bank's clip itself
+            identity,
+        )
+        return audio, rate
+
+    def _sample_rate(self) -> int:
+        if self._rate is None:
+            config = json.loads(self._config_path.read_text(encoding="utf-8"))
+            self._rate = int(config["audio"]["sample_rate"])
+        return self._rate
+
+    def _speak(self, piece: str, settings: SynthesisSettings, rate: int, gap: int) -> Int16Array:
+        """One piece: piper's sentence chunks joined by `gap` samples of silence."""
         from piper import SynthesisConfig  # noqa: PLC0415 - optional dependency
 
         model = self._loaded()
         config = SynthesisConfig(
             noise_scale=0.0, noise_w_scale=0.0, length_scale=1.0 / settings.speed
         )
-        rate = int(model.config.sample_rate)
-        gap = np.zeros(int(SENTENCE_GAP_S * rate / settings.speed), dtype=np.int16)
-        parts: list[Int16Array] = []
-        for piece in piper_pieces(text, PIPER_PIECE_CHARS):
-            for chunk in model.synthesize(piece, config):
-                if parts:
-                    parts.append(gap)
-                parts.append(np.asarray(chunk.audio_int16_array, dtype=np.int16).reshape(-1))
-                rate = int(chunk.sample_rate)
-        if not parts:
-            return np.zeros(0, dtype=np.int16), rate
-        return np.concatenate(parts), rate
+        chunks: list[Int16Array] = []
+        for chunk in model.synthesize(piece, config):
+            if int(chunk.sample_rate) != rate:
+                raise ValueError(f"piper spoke at {chunk.sample_rate} Hz, its voice says {rate}")
+            chunks.append(np.asarray(chunk.audio_int16_array, dtype=np.int16).reshape(-1))
+        return joined(chunks, gap)
 
 
 def piper_pieces(text: str, limit: int = PIPER_PIECE_CHARS) -> list[str]:

@@ -28,6 +28,7 @@ import numpy as np
 
 from duplexbench.audio.pcm import Int16Array, ms_for_samples, to_internal
 from duplexbench.speech.asr import is_silent
+from duplexbench.speech.pieces import PieceStore, PiecewiseTTS
 from duplexbench.speech.tts import SpeechUnavailable, SynthesisSettings, TTSEngine, TTSError
 
 __all__ = ["FLOAT_PEAK_LIMIT", "max_clip_ms", "synthesize_checked"]
@@ -66,12 +67,22 @@ def _converted(output: object) -> Int16Array:
 
 
 def synthesize_checked(
-    engine: TTSEngine, engine_name: str, text: str, voice: str, settings: SynthesisSettings
+    engine: TTSEngine,
+    engine_name: str,
+    text: str,
+    voice: str,
+    settings: SynthesisSettings,
+    *,
+    pieces: PieceStore | None = None,
 ) -> Int16Array:
-    """Speak `text` with `engine`, converted to 16 kHz mono int16; TTSError on a fault."""
+    """Speak `text` with `engine`, converted to 16 kHz mono int16; TTSError on a fault.
+    An engine that speaks in pieces reuses them from `pieces` (speech/pieces.py)."""
     what = f"TTS {engine_name}:{voice} on {text[:60]!r}"
     try:
-        output = engine.synthesize(text, voice, settings)
+        if pieces is not None and isinstance(engine, PiecewiseTTS):
+            output: object = engine.synthesize_pieces(text, voice, settings, pieces)
+        else:
+            output = engine.synthesize(text, voice, settings)
     except SpeechUnavailable:
         raise
     except Exception as exc:
