@@ -14,8 +14,10 @@ cold or warm. Two measurements, printed as JSON:
    on an empty speech bank of its own (a temporary folder); every process of
    the run is sampled from ``/proc`` every 0.2 s, and each one's peak RSS is
    printed with its role guessed from its life span (the driver; render-ahead
-   processes end before the last episode; episode workers and a render
-   service, ``DUPLEXBENCH_RENDER_SERVICE=on``, live to the end).
+   processes end before the last episode; episode workers and the render
+   service live to the end) and the models it loaded (the render service
+   holds piper and no whisper). ``--conditions text,clean --repeats 3`` runs
+   what the demo runs.
 
     taskset -c 0 .venv/bin/python benchmarks/worker_memory.py [--items 12] [--no-collect]
     .venv/bin/python benchmarks/worker_memory.py --run
@@ -36,6 +38,9 @@ from pathlib import Path
 from typing import Any
 
 TARGET_MIB = 600
+MODEL_MARKS = {"whisper": "ctranslate2", "piper": "espeakbridge", "onnxruntime": "onnxruntime"}
+"""A model's mark in a process's memory map (whisper runs on ctranslate2; piper
+phonemizes with its espeakbridge module; piper and the embedding model on onnxruntime)."""
 
 
 def rss_mib(pid: int | str = "self") -> int | None:
@@ -93,22 +98,33 @@ def descendants(root: int) -> set[int]:
     return out
 
 
-def run() -> dict[str, Any]:
+def holds(pid: int) -> list[str]:
+    """Which models a process has loaded, from its memory map."""
+    try:
+        maps = Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return []
+    return [name for name, mark in MODEL_MARKS.items() if mark in maps]
+
+
+def run(conditions: str = "clean", repeats: int = 1) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="duplexbench-memory-") as tmp:
         env = {**os.environ, "DUPLEXBENCH_SPEECH_CACHE": str(Path(tmp) / "speech")}
         exe = str(Path(sys.executable).parent / "duplexbench")
-        args = ["run", "--condition", "clean", "-k", "1", "--workers", "2", "-q"]
+        args = ["run", "--condition", conditions, "-k", str(repeats), "--workers", "2", "-q"]
         args += ["--out", str(Path(tmp) / "run")]
         start = time.perf_counter()
         child = subprocess.Popen([exe, *args], env=env, stdout=subprocess.DEVNULL)
         peak: dict[int, int] = {}
         seen: dict[int, tuple[float, float]] = {}
+        models: dict[int, set[str]] = {}
         while child.poll() is None:
             now = time.perf_counter() - start
             for pid in descendants(child.pid):
                 rss = rss_mib(pid)
                 if rss is not None:
                     peak[pid] = max(peak.get(pid, 0), rss)
+                    models.setdefault(pid, set()).update(holds(pid))
                     seen[pid] = (seen.get(pid, (now, now))[0], now)
             time.sleep(0.2)
         wall = time.perf_counter() - start
@@ -125,13 +141,15 @@ def run() -> dict[str, Any]:
                     "from_s": round(first),
                     "to_s": round(last),
                     "peak_rss_mib": mib,
+                    "models": sorted(models.get(pid, ())),
                 }
             )
     largest = max(row["peak_rss_mib"] for row in rows)
     return {
         "exit_code": child.returncode,
         "wall_s": round(wall, 1),
-        "render_service": os.environ.get("DUPLEXBENCH_RENDER_SERVICE", "off"),
+        "run": " ".join(args[:-2]),
+        "render_service": os.environ.get("DUPLEXBENCH_RENDER_SERVICE", "on (default)"),
         "processes": rows,
         "largest_mib": largest,
         "target_mib": TARGET_MIB,
@@ -144,5 +162,8 @@ if __name__ == "__main__":
     parser.add_argument("--items", type=int, default=12)
     parser.add_argument("--no-collect", action="store_true")
     parser.add_argument("--run", action="store_true", help="sample a cold 2-worker run")
+    parser.add_argument("--conditions", default="clean", help="--run: e.g. text,clean (the demo)")
+    parser.add_argument("--repeats", type=int, default=1, help="--run: -k (the demo: 3)")
     a = parser.parse_args()
-    print(json.dumps(run() if a.run else episodes(a.items, not a.no_collect), indent=1))
+    result = run(a.conditions, a.repeats) if a.run else episodes(a.items, not a.no_collect)
+    print(json.dumps(result, indent=1))

@@ -120,9 +120,15 @@ def test_a_service_has_one_reply_slot_per_worker(service: RenderService) -> None
 
 @pytest.mark.parametrize(
     ("conditions", "setting", "expected"),
-    [(["text", "clean"], "on", True), (["clean"], None, False), (["text"], "on", False)],
+    [
+        (["text", "clean"], None, True),
+        (["clean"], "off", False),
+        (["clean"], "0", False),
+        (["clean"], "on", True),
+        (["text"], None, False),
+    ],
 )
-def test_local_audio_runs_start_the_service_when_switched_on(
+def test_local_audio_runs_start_the_service_unless_switched_off(
     conditions: list[str], setting: str | None, expected: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if setting is None:

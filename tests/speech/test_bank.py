@@ -129,6 +129,22 @@ def test_memory_lru_is_bounded(tmp_path: Path) -> None:
     assert small.stats.hits_memory == 1
 
 
+def test_memory_lru_holds_at_most_its_bytes_of_audio(tmp_path: Path) -> None:
+    one = SpeechBank(tmp_path).clip("one", VOICE)
+    small = SpeechBank(tmp_path, memory_mib=2.5 * one.samples.nbytes / 2**20)
+    for word in ("one", "one", "two", "three"):
+        small.clip(word, VOICE)
+    assert small.stats.hits_memory == 1
+    small.clip("one", VOICE)  # the oldest went when "three" came: from disk
+    assert (small.stats.hits_memory, small.stats.hits_disk) == (1, 2)
+    small.clip("three", VOICE)
+    assert small.stats.hits_memory == 2
+    none = SpeechBank(tmp_path, memory_mib=0.5 * one.samples.nbytes / 2**20)
+    none.clip("one", VOICE)
+    none.clip("one", VOICE)  # larger than the budget: never kept
+    assert none.stats.hits_memory == 0
+
+
 def test_clips_are_loudness_normalized(bank: SpeechBank) -> None:
     synthetic = bank.clip(TEXT, VOICE)
     assert abs(_active_rms_dbfs(synthetic.samples) - (-20.0)) < 1.0

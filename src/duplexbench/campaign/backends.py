@@ -6,8 +6,8 @@ driver (`campaign/engine.py`) decides what to submit and writes the results.
 
 - ``local`` with one worker runs each job inline (no pickling, no start-up);
   with more, a ``spawn`` process pool (each worker builds its agents and TTS
-  once and keeps them). With ``render_service`` (audio episodes and
-  ``DUPLEXBENCH_RENDER_SERVICE=on``), clips of model TTS engines that an
+  once and keeps them). With ``render_service`` (audio episodes,
+  unless ``DUPLEXBENCH_RENDER_SERVICE=off``), clips of model TTS engines that an
   episode asks for render in one service process
   (`campaign/render_service.py`), not in the episode's process, started with
   the pool (inline: on the first such clip). Each worker starts

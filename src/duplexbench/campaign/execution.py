@@ -64,7 +64,7 @@ def start_run_dir(out: Path, spec: CampaignSpec, items: list[Any], ex: Execution
 
 def wants_render_service(targets: list[Target]) -> bool:
     """Whether local episodes render model-engine clips in a render service: some
-    target plays audio and ``DUPLEXBENCH_RENDER_SERVICE=on``."""
+    target plays audio, unless ``DUPLEXBENCH_RENDER_SERVICE=off``."""
     audio = any(get_condition(t.config.condition).channel == "audio" for t in targets)
     return audio and render_service.enabled()
 

@@ -9,8 +9,8 @@ loads piper's voice there and keeps it: in a cold `duplexbench run
 in episode workers, and piper alone peaks at 371 MiB on the read-backs
 (docs/results/campaign.md).
 
-With ``DUPLEXBENCH_RENDER_SERVICE=on`` (:data:`SERVICE_ENV`), local runs (one
-worker or a pool) start one render service instead: a ``spawn`` process that
+Local runs (one worker or a pool) start one render service instead (unless
+``DUPLEXBENCH_RENDER_SERVICE=off``, :data:`SERVICE_ENV`): a ``spawn`` process that
 loads a model engine (:data:`MODEL_ENGINES`) on its first request and renders
 clips into the requested bank folder, one at a time. Episode workers install
 a :class:`ServiceClient` as their bank's remote renderer (`speech/bank.py`,
@@ -24,14 +24,13 @@ the worker as before. When the service has stopped (killed, out of memory),
 a worker renders locally again and logs one warning. Ray runs do not use it
 (their workers may be on other machines).
 
-It is off by default because it costs time: one service renders one clip at
-a time, so workers that need a clip at once wait for each other, and the
-unpredictable clips are many and long (read-backs of misheard values). A
-cold `-k 1 --workers 2` run of workflows-mini took 5 min 29 s against 4 min
-56 s with piper in each worker; the cold main job (`benchmarks/demo.py`)
-711 s against 626 s, its largest process 665 MiB against 874 MiB
-(docs/results/campaign.md). Turn it on where memory per worker matters more
-than wall time.
+It is on by default since the piece cache (`speech/pieces.py`) made the
+unpredictable clips short: a misheard value re-renders the read-back's
+changed pieces only, so workers seldom wait on each other. Measured on 2
+cores (`benchmarks/demo.py`, docs/results/campaign.md): the cold main job
+took 463 s with the service and 461 s without, its largest process 634 MiB
+against 785 MiB. Before the piece cache it cost 711 s against 626 s, and it
+was off by default.
 """
 
 from __future__ import annotations
@@ -60,15 +59,15 @@ RENDER_LIMIT_S = 600.0
 """A clip the live service has not rendered after this long fails (TTSError)."""
 
 SERVICE_ENV = "DUPLEXBENCH_RENDER_SERVICE"
-"""``on`` (or ``1``, ``yes``, ``true``): local runs with audio episodes render
-model-engine clips in the service; anything else (the default): in the workers."""
+"""``off`` (or ``0``, ``no``, ``false``): local runs render model-engine clips in the
+episode workers; anything else (the default): in the service."""
 
 _LOG = logging.getLogger(__name__)
 
 
 def enabled() -> bool:
-    """Whether local runs with audio episodes start a render service (default: no)."""
-    return os.environ.get(SERVICE_ENV, "off").strip().casefold() in ("on", "1", "yes", "true")
+    """Whether local runs with audio episodes start a render service (default: yes)."""
+    return os.environ.get(SERVICE_ENV, "on").strip().casefold() not in ("off", "0", "no", "false")
 
 
 def serve(requests: Any, replies: list[Any], lifeline: Any) -> None:

@@ -224,9 +224,15 @@ class _Corrupt(Exception):
 class SpeechBank:
     """Render-once cache of TTS clips (memory LRU over a content-addressed folder)."""
 
-    def __init__(self, root: Path | None = None, memory_items: int = 512) -> None:
+    def __init__(
+        self, root: Path | None = None, memory_items: int = 512, memory_mib: float = 32.0
+    ) -> None:
         self.root = Path(root) if root is not None else default_root()
         self.memory_items = max(0, memory_items)
+        self.memory_bytes = max(0, int(memory_mib * 2**20))
+        """The LRU also keeps at most this much audio: a disk read is a few ms, and a
+        worker that kept 512 long clips held over 100 MiB of them."""
+        self._memory_used = 0
         self.stats = BankStats()
         self._memory: OrderedDict[str, Clip] = OrderedDict()
         self._lock = threading.Lock()
@@ -338,13 +344,15 @@ class SpeechBank:
         return clip, source
 
     def _remember(self, clip: Clip) -> None:
-        if self.memory_items == 0:
+        if self.memory_items == 0 or clip.samples.nbytes > self.memory_bytes:
             return
         with self._lock:
+            if clip.key not in self._memory:
+                self._memory_used += clip.samples.nbytes
             self._memory[clip.key] = clip
             self._memory.move_to_end(clip.key)
-            while len(self._memory) > self.memory_items:
-                self._memory.popitem(last=False)
+            while len(self._memory) > self.memory_items or self._memory_used > self.memory_bytes:
+                self._memory_used -= self._memory.popitem(last=False)[1].samples.nbytes
 
     def _load(self, key: str) -> Clip | None:
         """The verified clip on disk, None if absent, _Corrupt if it does not verify."""
