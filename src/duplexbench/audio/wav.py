@@ -20,19 +20,30 @@ MAX_WAV_BYTES = 128 * 1024 * 1024
 77 MB; a noise recording of about 11 minutes of 48 kHz stereo fits too."""
 
 
+WRITE_BLOCK_FRAMES = 1 << 16
+"""Frames interleaved and written at a time (4.1 s at 16 kHz)."""
+
+
 def write_wav(path: Path, channels: list[Int16Array], sample_rate: int) -> None:
-    """Write one or more equal-length int16 channels as an interleaved PCM16 WAV."""
+    """Write one or more int16 channels as an interleaved PCM16 WAV (a shorter channel
+    is padded with silence). Interleaved a block at a time, so writing a long
+    episode never holds a second copy of its audio."""
     if not channels:
         raise ValueError("no channels to write")
     length = max(len(c) for c in channels)
-    data = np.zeros((length, len(channels)), dtype="<i2")
-    for i, channel in enumerate(channels):
-        data[: len(channel), i] = to_int16(channel)
     with atomic_path(path) as tmp, wave.open(str(tmp), "wb") as out:
         out.setnchannels(len(channels))
         out.setsampwidth(2)
         out.setframerate(sample_rate)
-        out.writeframes(data.data.cast("B") if data.size else b"")  # no copy of a long episode
+        if length == 0:
+            out.writeframes(b"")
+        for start in range(0, length, WRITE_BLOCK_FRAMES):
+            stop = min(length, start + WRITE_BLOCK_FRAMES)
+            block = np.zeros((stop - start, len(channels)), dtype="<i2")
+            for i, channel in enumerate(channels):
+                part = channel[start:stop]
+                block[: len(part), i] = to_int16(part)
+            out.writeframes(block.data.cast("B"))
 
 
 def read_wav(path: Path, max_bytes: int = MAX_WAV_BYTES) -> tuple[list[Int16Array], int]:
