@@ -112,3 +112,26 @@ def test_action_runs_carry_the_trust_checks(suite_dir: tuple[Path, Path], tmp_pa
     allowed = rescore_action_run(out, spec, write=False, allow_edited_items=True).summary
     assert allowed["trust"]["items"]["status"] == "edited"
     assert list(allowed["trust"]["items"]["edited"]) == [spec.items[0]]
+
+
+def test_swapped_action_traces_are_errors_naming_the_mismatch(
+    suite_dir: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Regression: the action path scored each of two swapped traces on the other's
+    item without a complaint (the workflow path refused them)."""
+    out = tmp_path / "run"
+    run(suite_dir, "ideal-floor", out)
+    spec = read_campaign(out)
+    (a_id, _, a_rel), (b_id, _, b_rel) = list(spec.episodes())[:2]
+    a, b = out / a_rel / "events.jsonl", out / b_rel / "events.jsonl"
+    a_bytes = a.read_bytes()
+    a.write_bytes(b.read_bytes())
+    b.write_bytes(a_bytes)
+    result = rescore_action_run(out, spec, write=False)
+    errors = {s.item_id: s.error for s in result.scores if s.status == "error"}
+    assert errors == {
+        a_id: f"trace does not match its folder: it holds item {b_id!r} repetition 0",
+        b_id: f"trace does not match its folder: it holds item {a_id!r} repetition 0",
+    }
+    assert result.problems == [f"{a_rel}: {errors[a_id]}", f"{b_rel}: {errors[b_id]}"]
+    assert result.summary["errors"] == 2

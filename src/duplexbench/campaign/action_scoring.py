@@ -29,6 +29,7 @@ from duplexbench.scoring.actions.result import (
 from duplexbench.scoring.actions.summary import action_block
 from duplexbench.scoring.actions.trace import observe
 from duplexbench.scoring.errors import episode_error, errors_block
+from duplexbench.scoring.header import TRACE_PROBLEMS, header_problem
 from duplexbench.scoring.interaction.record import pooled_panel, timeline_record
 from duplexbench.trace.io import TraceError, read_events, write_events
 
@@ -57,10 +58,20 @@ def score_action_trace(
     repetition: int,
     judge: ActionJudge | None = None,
     write: bool = True,
+    *,
+    checksum: str | None = None,
 ) -> ActionScore:
-    """Score the episode in `folder` from `events.jsonl` (and `audio.wav` for prosody)."""
+    """Score the episode in `folder` from `events.jsonl` (and `audio.wav` for prosody).
+    A trace whose header names another episode, or another item checksum than
+    `checksum`, is an error episode saying so (`scoring/header.py`)."""
     try:
         events = read_events(folder / "events.jsonl")
+        problem = header_problem(events, item.id, repetition, checksum)
+        if problem is not None:
+            score = action_error_score(item, repetition, problem)
+            if write and folder.exists():
+                write_model(folder / "result.json", score)
+            return score
         failure = episode_error(events)
         if failure is not None and failure.kind == "harness":  # retried, left out
             score = action_error_score(item, repetition, failure.message)
@@ -81,6 +92,9 @@ def score_action_trace(
         score.interaction = timeline_record(events)
     except TraceError as exc:
         score = action_error_score(item, repetition, f"unreadable trace: {exc}")
+    except Exception as exc:  # a readable trace the scorer cannot make sense of (damaged)
+        message = f"unscorable trace: {type(exc).__name__}: {exc}"
+        score = action_error_score(item, repetition, message)
     if write and folder.exists():
         write_model(folder / "result.json", score)
     return score
@@ -127,8 +141,12 @@ def rescore_action_run(
     action_judge = make_action_judge(spec.judge, run_dir)
     scores, rows, problems = [], [], []
     for item_id, repetition, rel in spec.episodes():
-        score = score_action_trace(items[item_id], run_dir / rel, repetition, action_judge, write)
-        if score.status == "error" and (score.error or "").startswith("unreadable"):
+        checksum = spec.item_checksums.get(item_id)
+        folder = run_dir / rel
+        score = score_action_trace(
+            items[item_id], folder, repetition, action_judge, write, checksum=checksum
+        )
+        if score.status == "error" and (score.error or "").startswith(TRACE_PROBLEMS):
             problems.append(f"{rel}: {score.error}")
         scores.append(score)
         rows.append(index_row(score, rel))

@@ -14,17 +14,14 @@ from duplexbench.items.workflow import WorkflowItem
 from duplexbench.scoring.actions.judge import ActionJudge
 from duplexbench.scoring.actions.result import ActionScore, action_error_score
 from duplexbench.scoring.episode import EpisodeScore, error_score, score_episode
+from duplexbench.scoring.header import TRACE_PROBLEMS, header_problem
 from duplexbench.scoring.judge import FieldJudge
-from duplexbench.scoring.replay_check import TAMPERED
-from duplexbench.trace.events import EpisodeStartData
 from duplexbench.trace.io import TraceError, read_events
 
 Score = EpisodeScore | ActionScore
 
 
-TRACE_PROBLEMS = ("unreadable trace", "unscorable trace", "trace does not match", TAMPERED)
-"""How the error reasons of traces that could not be scored (or failed the replay
-check, `scoring/replay_check.py`) begin."""
+__all__ = ["TRACE_PROBLEMS", "Score", "error_of", "read_score", "score_folder", "score_trace"]
 
 
 def score_trace(
@@ -45,17 +42,9 @@ def score_trace(
     """
     try:
         events = read_events(folder / "events.jsonl")
-        start = events[0].data if events else None
-        if not isinstance(start, EpisodeStartData):
-            score = error_score(item.id, repetition, "unreadable trace: no episode.start")
-        elif (start.item_id, start.repetition) != (item.id, repetition):
-            found = f"item {start.item_id!r} repetition {start.repetition!r}"
-            message = f"trace does not match its folder: it holds {found}"
-            score = error_score(item.id, repetition, message)
-        elif checksum is not None and start.item_checksum != checksum:
-            ran_on = f"{start.item_checksum[:12]}, campaign.json records {checksum[:12]}"
-            message = f"trace does not match its item: it ran on item checksum {ran_on}"
-            score = error_score(item.id, repetition, message)
+        problem = header_problem(events, item.id, repetition, checksum)
+        if problem is not None:
+            score = error_score(item.id, repetition, problem)
         else:
             score = score_episode(item, events, judge)
     except TraceError as exc:
