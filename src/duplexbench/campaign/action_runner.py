@@ -14,17 +14,13 @@ from typing import Any
 
 from duplexbench.agents.audio_protocol import StepAgent
 from duplexbench.agents.registry import AgentInfo, AgentSpec, get_agent
-from duplexbench.campaign.action_scoring import (
-    index_row,
-    make_action_judge,
-    summarize_actions,
-)
+from duplexbench.campaign.action_scoring import make_action_judge, summarize_actions
 from duplexbench.campaign.conditions import get_condition
 from duplexbench.campaign.engine import Target
 from duplexbench.campaign.execution import execute, start_run_dir
 from duplexbench.campaign.jobs import JobConfig
 from duplexbench.campaign.lock import run_lock
-from duplexbench.campaign.rundir import write_index, write_json
+from duplexbench.campaign.rundir import index_row, write_index, write_json
 from duplexbench.campaign.runner import RunOptions, campaign_spec, free_run_dir, prepare_run_dir
 from duplexbench.campaign.spec import slug
 from duplexbench.campaign.store import refresh_index

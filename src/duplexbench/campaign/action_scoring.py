@@ -8,8 +8,14 @@ from typing import Any
 
 from duplexbench.audio.pcm import SAMPLE_RATE
 from duplexbench.audio.wav import read_wav, write_wav
-from duplexbench.campaign.rundir import read_action_items, write_index, write_json, write_model
-from duplexbench.campaign.spec import CampaignSpec, IndexRow, JudgeConfig
+from duplexbench.campaign.rundir import (
+    index_row,
+    read_action_items,
+    write_index,
+    write_json,
+    write_model,
+)
+from duplexbench.campaign.spec import CampaignSpec, JudgeConfig
 from duplexbench.campaign.store import rebuild_index
 from duplexbench.campaign.trust import add_trust, check_snapshots, unknown_entries
 from duplexbench.items.action import ActionItem
@@ -157,13 +163,3 @@ def rescore_action_run(
         write_json(run_dir / "summary.json", summary)
         rebuild_index(run_dir)
     return ActionRescore(summary, scores, problems)
-
-
-def index_row(score: ActionScore, rel: str) -> IndexRow:
-    return IndexRow(
-        item_id=score.item_id,
-        repetition=score.repetition,
-        path=rel,
-        status=score.status,
-        error=score.error,
-    )

@@ -6,8 +6,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from duplexbench.campaign.rundir import read_campaign, read_items, write_index, write_json
-from duplexbench.campaign.runner import index_row, make_judge, summarize
+from duplexbench.campaign.rundir import (
+    index_row,
+    read_campaign,
+    read_items,
+    write_index,
+    write_json,
+)
+from duplexbench.campaign.runner import make_judge, summarize
 from duplexbench.campaign.scores import TRACE_PROBLEMS, score_trace
 from duplexbench.campaign.spec import JudgeConfig
 from duplexbench.campaign.store import rebuild_index

@@ -21,7 +21,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -32,6 +32,10 @@ from duplexbench.items.action_suite import parse_action_item
 from duplexbench.items.errors import ItemError
 from duplexbench.items.load import parse_item
 from duplexbench.items.workflow import WorkflowItem
+
+if TYPE_CHECKING:
+    from duplexbench.scoring.actions.result import ActionScore
+    from duplexbench.scoring.episode import EpisodeScore
 
 T = TypeVar("T", WorkflowItem, ActionItem)
 
@@ -84,6 +88,22 @@ def write_json(path: Path, data: Any) -> None:
 
 def write_model(path: Path, model: BaseModel) -> None:
     write_text(path, model.model_dump_json(indent=2) + "\n")
+
+
+def index_row(score: EpisodeScore | ActionScore, rel: str) -> IndexRow:
+    """The `results.jsonl` line of an episode of either family; WS and AFA are
+    the workflow family's (an action score has neither: left empty)."""
+    afa = getattr(score, "afa", None)
+    return IndexRow(
+        item_id=score.item_id,
+        repetition=score.repetition,
+        path=rel,
+        status=score.status,
+        ws=getattr(score, "ws", None),
+        afa_correct=afa.correct if afa else None,
+        afa_total=afa.total if afa else None,
+        error=score.error,
+    )
 
 
 def write_index(run_dir: Path, rows: list[IndexRow]) -> None:

@@ -27,11 +27,12 @@ from duplexbench.campaign.rundir import (
     RunDirError,
     StorageError,
     check_writable,
+    index_row,
     storage_error,
     write_index,
     write_json,
 )
-from duplexbench.campaign.spec import CampaignSpec, IndexRow, JudgeConfig, slug
+from duplexbench.campaign.spec import CampaignSpec, JudgeConfig, slug
 from duplexbench.campaign.store import StoreError, refresh_index
 from duplexbench.campaign.trust import add_trust, check_snapshots
 from duplexbench.items.action_suite import ActionSuite
@@ -227,19 +228,6 @@ def finish_target(target: Target) -> RunResult:
         ) from exc
     judge = target.judge if isinstance(target.judge, FieldJudge) else None
     return RunResult(target.run_dir, summary, scores, judge)
-
-
-def index_row(score: EpisodeScore, rel: str) -> IndexRow:
-    return IndexRow(
-        item_id=score.item_id,
-        repetition=score.repetition,
-        path=rel,
-        status=score.status,
-        ws=score.ws,
-        afa_correct=score.afa.correct if score.afa else None,
-        afa_total=score.afa.total if score.afa else None,
-        error=score.error,
-    )
 
 
 def summarize(spec: CampaignSpec, scores: list[EpisodeScore]) -> dict[str, Any]:
