@@ -381,11 +381,10 @@ class SpeechBank:
         self, desc: dict[str, Any], ref: VoiceRef, key: str, settings: SynthesisSettings
     ) -> Clip:
         remote = _REMOTE[0]
-        request = ClipRequest(desc["text"], str(ref), settings)
         if (
             remote is not None
             and ref.engine in remote.engines
-            and remote.render(self.root, key, request)
+            and remote.render(self.root, key, ClipRequest(desc["text"], str(ref), settings))
         ):
             return self._rendered_elsewhere(key, ref, desc["text"])
         engine = get_tts(ref.engine)

@@ -60,9 +60,7 @@ class PieceStore:
             return None
         if len(raw) % 2:
             return None
-        samples = np.frombuffer(raw, dtype="<i2").astype(np.int16)
-        samples.flags.writeable = False
-        return samples
+        return np.frombuffer(raw, dtype="<i2").astype(np.int16, copy=False)  # read-only
 
     def put(self, key: str, samples: Int16Array) -> None:
         pcm = np.ascontiguousarray(samples, dtype="<i2").tobytes()
