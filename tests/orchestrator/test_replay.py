@@ -13,9 +13,11 @@ from duplexbench.agents.audio_protocol import AudioSession
 from duplexbench.agents.events import AgentEvent, AudioDelta, ResponseDone, ToolCallRequest
 from duplexbench.agents.ideal_floor import IdealFloorAgent
 from duplexbench.agents.protocol import ToolResultMessage
+from duplexbench.agents.streaming import StepAsStreaming
 from duplexbench.audio.frames import AudioFrame
 from duplexbench.audio.pcm import SAMPLE_RATE
 from duplexbench.items.action import ActionItem, Segment
+from duplexbench.orchestrator.clock import RealtimeClock
 from duplexbench.orchestrator.replay import ActionRecord, ActionSetup, ReplayConfig
 from duplexbench.orchestrator.replay_loop import ActionEpisode
 from duplexbench.speech.asr import EMPTY, Transcript, Word, register_asr
@@ -222,3 +224,26 @@ def test_every_action_trace_reads_back(bank: SpeechBank, tmp_path: Path) -> None
             record = run(it, agent, bank)
             write_events(tmp_path / "events.jsonl", record.events)
             assert len(read_events(tmp_path / "events.jsonl")) == len(record.events), it.id
+
+
+def test_streaming_agents_replay_with_the_same_trace(bank: SpeechBank) -> None:
+    """The one frame loop: a streaming agent on the realtime clock (fast, for the test)
+    writes the trace a step agent writes, on every action (cues and takeovers included)."""
+    for it in one_per_action(bank):
+        stepped = run(it, IdealFloorAgent(), bank)
+        setup = ActionSetup(it, "checksum", "test", "agent")
+        streamed = ActionEpisode(
+            setup,
+            StepAsStreaming(IdealFloorAgent()),
+            bank,
+            privileged=True,
+            config=CONFIG,
+            clock=RealtimeClock(speed=500.0),
+        ).run()
+        assert streamed.status == "ok", it.id
+        without_wall = [
+            [e.model_dump(exclude={"wall_ms"}) for e in r.events] for r in (stepped, streamed)
+        ]
+        assert without_wall[0] == without_wall[1], it.id
+        assert stepped.audio is not None and streamed.audio is not None
+        assert [a.tobytes() for a in stepped.audio] == [a.tobytes() for a in streamed.audio], it.id

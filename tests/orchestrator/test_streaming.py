@@ -10,10 +10,9 @@ from conftest import fixture_item
 from duplexbench.agents.audio_builtin import AudioOracle
 from duplexbench.agents.streaming import StepAsStreaming
 from duplexbench.items.load import item_checksum
-from duplexbench.orchestrator.audio_loop import AudioChannelConfig
+from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode
 from duplexbench.orchestrator.clock import RealtimeClock
 from duplexbench.orchestrator.episode import EpisodeSetup
-from duplexbench.orchestrator.streaming_loop import StreamingEpisode
 from duplexbench.speech.bank import SpeechBank
 from helpers import run_audio
 
@@ -28,7 +27,7 @@ def test_same_trace_through_both_interfaces() -> None:
     setup = EpisodeSetup(item, item_checksum(item), "tests", "test-agent", "clean", 0, 0)
     config = AudioChannelConfig(user_voice="synthetic:alto")
     clock = RealtimeClock(speed=400.0)
-    streamed = StreamingEpisode(
+    streamed = AudioEpisode(
         setup,
         StepAsStreaming(AudioOracle()),
         SpeechBank(),

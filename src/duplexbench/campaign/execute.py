@@ -73,17 +73,14 @@ class EpisodeRunner:
             user_voice=self.condition.user_voice,
             caller=replace(self.condition.caller, decider=self.decider, noise_dir=self.noise_dir),
         )
-        if isinstance(agent, StepAgent):
-            return AudioEpisode(
-                setup, agent, self.bank, privileged=self.info.privileged, config=config
-            ).run()
-        assert isinstance(agent, StreamingAgent)
-        from duplexbench.orchestrator.streaming_loop import StreamingEpisode  # noqa: PLC0415 - asyncio
-
-        clock = RealtimeClock(speed=self.realtime_speed)
-        return StreamingEpisode(
-            setup, agent, self.bank, clock=clock, privileged=self.info.privileged, config=config
-        ).run()
+        assert isinstance(agent, StepAgent | StreamingAgent)
+        clock = (
+            RealtimeClock(speed=self.realtime_speed) if isinstance(agent, StreamingAgent) else None
+        )
+        episode = AudioEpisode(
+            setup, agent, self.bank, privileged=self.info.privileged, config=config, clock=clock
+        )
+        return episode.run()
 
 
 def save_episode(folder: Path, record: EpisodeRecord) -> None:

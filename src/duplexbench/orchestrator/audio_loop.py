@@ -19,14 +19,13 @@ from typing import Literal
 
 import numpy as np
 
-from duplexbench.agents.audio_protocol import AudioSession, StepAgent
+from duplexbench.agents.audio_protocol import AudioSession, StepAgent, StreamingAgent
 from duplexbench.agents.events import (
     AgentEvent,
     ToolCallRequest,
     UsageDelta,
 )
 from duplexbench.agents.protocol import AgentSession, ToolResultMessage
-from duplexbench.audio.frames import AudioFrame
 from duplexbench.audio.pcm import (
     SAMPLE_RATE,
     Int16Array,
@@ -35,11 +34,12 @@ from duplexbench.audio.pcm import (
 )
 from duplexbench.audio.vad import StreamingVad
 from duplexbench.orchestrator.agent_events import apply_agent_events, check_flood
-from duplexbench.orchestrator.blame import agent_code, error_kind, harness_code
+from duplexbench.orchestrator.blame import error_kind, harness_code
 from duplexbench.orchestrator.caller_line import CallerLine
-from duplexbench.orchestrator.clock import MediaClock, VirtualClock
+from duplexbench.orchestrator.clock import MediaClock
 from duplexbench.orchestrator.episode import EpisodeCore, EpisodeRecord, EpisodeSetup
 from duplexbench.orchestrator.floor import derive_floor_events
+from duplexbench.orchestrator.frame_loop import EndEpisode, default_clock, link_for, play
 from duplexbench.orchestrator.hearing import Hearing
 from duplexbench.orchestrator.playback import Delivered, Playback
 from duplexbench.orchestrator.tape import FrameTape
@@ -101,13 +101,6 @@ def _join(parts: list[Int16Array], gap: int) -> Int16Array:
     return np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int16)
 
 
-class EndEpisode(Exception):
-    """Raised inside the loop to end the call with a reason."""
-
-    def __init__(self, reason: EndReason) -> None:
-        self.reason = reason
-
-
 class BankSpeech:
     """The SpeechKit handed to local agents: TTS through the shared speech bank."""
 
@@ -120,12 +113,13 @@ class BankSpeech:
 
 
 class AudioEpisode(EpisodeCore):
-    """One episode over the full-duplex audio channel with a step agent."""
+    """One workflow episode over the full-duplex audio channel, with a step or streaming agent
+    (`frame_loop.play` drives it; a streaming agent gets a `RealtimeClock` by default)."""
 
     def __init__(
         self,
         setup: EpisodeSetup,
-        agent: StepAgent,
+        agent: StepAgent | StreamingAgent,
         bank: SpeechBank,
         *,
         privileged: bool = False,
@@ -134,9 +128,10 @@ class AudioEpisode(EpisodeCore):
     ) -> None:
         super().__init__(setup, privileged)
         self.agent = agent
+        self.link = link_for(agent)
         self.bank = bank
         self.config = config or AudioChannelConfig()
-        self.clock = clock or VirtualClock()
+        self.clock = clock or default_clock(self.link)
         self.n = samples_for_ms(self.config.frame_ms)
         voice = self.config.user_voice or self.item.user.persona.voice
         voice = str(DEFAULT_VOICE if voice in ("", "default") else VoiceRef.parse(voice))
@@ -187,23 +182,25 @@ class AudioEpisode(EpisodeCore):
         self.line.emit_setup(self.setup.condition, self.simulator)
 
     def run(self) -> EpisodeRecord:
+        return play(self, self.link, self.clock)
+
+    # ------------------------------------------------------------ the loop's side (frame_loop)
+
+    def open(self) -> AudioSession:
         session = self.audio_session()
         self.emit_start(session.session, "audio")
-        error: str | None = None
-        reason: EndReason = "time_limit"
-        try:
-            with agent_code():
-                self.agent.start(session)
-            self._say(self.policy.opening(), 0)
-            reason = self._loop()
-        except EndEpisode as ended:
-            reason = ended.reason
-        except FAULTS as exc:  # the agent's fault fails the episode, the harness's is retried
-            error = self.failed(exc)
-            reason = "error"
-        finally:
-            self._close_agent()
-        return self.finish(reason, error)
+        return session
+
+    def begin(self) -> None:
+        self._say(self.policy.opening(), 0)
+
+    def running(self) -> bool:
+        return self.now < self.config.time_limit_ms
+
+    out_of_time: EndReason = "time_limit"
+
+    def log_error(self, message: str, where: str) -> None:
+        self.emit_error(self.now, message, where)
 
     def failed(self, exc: BaseException) -> str:
         """Log the fault that ends the episode and note whose it is; its message."""
@@ -235,24 +232,12 @@ class AudioEpisode(EpisodeCore):
     def now(self) -> int:
         return len(self.ch0) * self.config.frame_ms
 
-    def _loop(self) -> EndReason:
-        while self.now < self.config.time_limit_ms:
-            t = self.now
-            self.clock.advance_to(t)
-            user, sent = self.user_frame(t)
-            self._deliver(user, self.playback.pull(self.n, t), t)
-            if not self.hung_up:
-                frame = AudioFrame(t, sent)
-                with agent_code():
-                    events = self.agent.step(frame, self._take_results())
-                self._handle(events, self.now)
-            reason = self._after_frame()
-            if reason is not None:
-                return reason
-            kick()
-        return "time_limit"
+    def frame(self, t: int) -> Int16Array:
+        user, sent = self.user_frame(t)
+        self._deliver(user, self.playback.pull(self.n, t), t)
+        return sent
 
-    def _after_frame(self) -> EndReason | None:
+    def after_frame(self) -> EndReason | None:
         """Check the limits and let the user act.
 
         Within a frame [t, t+F): both channels are delivered and heard first; the
@@ -271,19 +256,13 @@ class AudioEpisode(EpisodeCore):
         clean = self.floor.frame()
         return clean, self.line.send(clean, t)
 
-    def _take_results(self) -> Sequence[ToolResultMessage]:
+    def take_results(self) -> Sequence[ToolResultMessage]:
         results, self.results = self.results, []
         return results
 
-    def _close_agent(self) -> None:
-        try:
-            self.agent.close()
-        except FAULTS as exc:
-            self.emit_error(self.now, f"{type(exc).__name__}: {exc}", "agent.close")
-
     # ------------------------------------------------------------ agent side
 
-    def _handle(self, events: Sequence[AgentEvent], t: int) -> None:
+    def handle(self, events: Sequence[AgentEvent], t: int) -> None:
         apply_agent_events(events, self.playback, self, t)
         if events:
             self.check_barge_ins(t)

@@ -15,14 +15,23 @@ from typing import Protocol
 
 
 class MediaClock(Protocol):
+    paced: bool
+    """True when media time waits for the wall clock (the frame loop then runs an event loop)."""
+
     def now_ms(self) -> int: ...
 
     def advance_to(self, t_ms: int) -> None:
         """Move media time forward to `t_ms` (never backwards)."""
         ...
 
+    async def wait_until(self, t_ms: int) -> None:
+        """`advance_to` for the frame loop: a paced clock yields to the event loop meanwhile."""
+        ...
+
 
 class VirtualClock:
+    paced = False
+
     def __init__(self, start_ms: int = 0) -> None:
         self._now = start_ms
 
@@ -34,6 +43,9 @@ class VirtualClock:
             raise ValueError(f"media time cannot go back from {self._now} to {t_ms} ms")
         self._now = t_ms
 
+    async def wait_until(self, t_ms: int) -> None:
+        self.advance_to(t_ms)  # never suspends: the episode runs in line
+
     def advance(self, delta_ms: int) -> int:
         self.advance_to(self._now + delta_ms)
         return self._now
@@ -44,6 +56,8 @@ class RealtimeClock:
 
     Media time 0 is the wall time of the first `advance_to` / `wait_until` call.
     """
+
+    paced = True
 
     def __init__(
         self,

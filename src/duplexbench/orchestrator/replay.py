@@ -12,6 +12,7 @@ from duplexbench.items.action import ActionItem
 from duplexbench.orchestrator.episode import repetition_seed
 from duplexbench.orchestrator.playback import Delivered
 from duplexbench.trace.events import EndReason, ErrorKind, TraceEvent
+from duplexbench.users.caller import CallerConfig
 
 OBSERVE_MS = 15_000
 """Observation period appended after the last user audio (DuplexAct: 15 s)."""
@@ -56,6 +57,8 @@ class ReplayConfig:
     """ASR for agent audio sent without a transcript (None: leave it unread)."""
     agent_voice: str = "piper:joe"
     """The voice the harness's speech kit lends local agents."""
+    caller: CallerConfig = field(default_factory=CallerConfig)
+    """The condition's caller: line effects and personas apply to replays (`replay_caller.py`)."""
 
     def __post_init__(self) -> None:
         if self.frame_ms <= 0 or self.frame_ms % 10:
@@ -70,6 +73,9 @@ class ActionRecord:
     audio: tuple[Int16Array, Int16Array] | None = None
     error_kind: ErrorKind | None = None
     """With an error: the agent's or the harness's (`orchestrator/blame.py`)."""
+
+    line: Int16Array | None = None
+    """The user channel as the agent received it, on a degraded line (None: clean)."""
 
     @property
     def status(self) -> str:

@@ -13,25 +13,25 @@ Agent tool calls are answered with an error (action items have no tools).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Literal
 
-from duplexbench.agents.audio_protocol import AudioSession, StepAgent
-from duplexbench.agents.events import (
-    ToolCallRequest,
-    UsageDelta,
-)
+import numpy as np
+
+from duplexbench.agents.audio_protocol import AudioSession, StepAgent, StreamingAgent
+from duplexbench.agents.events import AgentEvent, ToolCallRequest, UsageDelta
 from duplexbench.agents.protocol import (
     ActionPrivileged,
     AgentSession,
     ToolResultMessage,
 )
-from duplexbench.audio.frames import AudioFrame
 from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, samples_for_ms, sha256_pcm
 from duplexbench.items.action import CUED
 from duplexbench.orchestrator.agent_events import apply_agent_events, check_flood
 from duplexbench.orchestrator.audio_loop import BankSpeech
-from duplexbench.orchestrator.blame import agent_code, error_kind
-from duplexbench.orchestrator.clock import MediaClock, VirtualClock
+from duplexbench.orchestrator.blame import error_kind
+from duplexbench.orchestrator.caller_line import CallerLine
+from duplexbench.orchestrator.clock import MediaClock
 from duplexbench.orchestrator.cue import (
     CueController,
     CueDecision,
@@ -39,6 +39,7 @@ from duplexbench.orchestrator.cue import (
     RuleCueController,
     TakeoverDetector,
 )
+from duplexbench.orchestrator.frame_loop import default_clock, link_for, play
 from duplexbench.orchestrator.playback import Delivered, Playback
 from duplexbench.orchestrator.replay import (
     ActionRecord,
@@ -47,12 +48,15 @@ from duplexbench.orchestrator.replay import (
     ReplayConfig,
     UserTimeline,
 )
+from duplexbench.orchestrator.replay_caller import CLEAN, replay_caller
 from duplexbench.orchestrator.replay_trace import ReplayTrace
 from duplexbench.orchestrator.tape import FrameTape
 from duplexbench.orchestrator.watchdog import FAULTS, kick
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.segments import render_segment
+from duplexbench.speech.tts import SynthesisSettings
 from duplexbench.trace.events import EndReason, ErrorKind
+from duplexbench.users.personas import NEUTRAL
 
 GENERAL_INSTRUCTIONS = (
     "You are a voice assistant in a live, full-duplex spoken conversation. "
@@ -66,7 +70,7 @@ class ActionEpisode:
     def __init__(
         self,
         setup: ActionSetup,
-        agent: StepAgent,
+        agent: StepAgent | StreamingAgent,
         bank: SpeechBank,
         *,
         privileged: bool = False,
@@ -79,9 +83,12 @@ class ActionEpisode:
         self.config = config or ReplayConfig()
         self.controller = controller or RuleCueController(self.config)
         self.takeover = TakeoverDetector(self.config)
-        self.clock = clock or VirtualClock()
+        self.link = link_for(agent)
+        self.clock = clock or default_clock(self.link)
         self.n = samples_for_ms(self.config.frame_ms)
         self.trace = ReplayTrace(setup, self.config.frame_ms)
+        self.caller = replay_caller(self.config.caller, self.item, setup.repetition_seed)
+        self.line = CallerLine(self.caller, self.trace.recorder, bank)
         self.timeline = UserTimeline()
         self.playback = Playback(self.config.max_buffer_ms)
         self.transcript = AgentTranscript(self.config.frame_ms)
@@ -93,6 +100,7 @@ class ActionEpisode:
         self.lead_in_end = self.item.main_end_ms  # item constants, off the per-frame path
         self.cue_text = " ".join(s.text for s in self.item.part("cue"))
         self.horizon = 0
+        self.delivered = Delivered(np.zeros(self.n, dtype=np.int16), [], False)
         self.hung_up = False
         self.error_kind: ErrorKind | None = None
 
@@ -111,55 +119,62 @@ class ActionEpisode:
         speech = BankSpeech(self.bank, self.config.agent_voice)
         return AudioSession(self.session(), self.config.frame_ms, SAMPLE_RATE, speech)
 
-    # ------------------------------------------------------------ run
+    # ------------------------------------------------------------ the loop's side (frame_loop)
 
     def run(self) -> ActionRecord:
+        return play(self, self.link, self.clock)
+
+    def open(self) -> AudioSession:
         session = self.audio_session()
         self.trace.start(session.session)
-        error: str | None = None
-        reason: EndReason = "time_limit"
-        try:
-            self._place("main", 0)
-            self.horizon = self.timeline.end_ms + self.config.observe_ms
-            if self.item.action in CUED:
-                self.horizon = self.item.main_end_ms + self.config.force_after_ms
-            with agent_code():
-                self.agent.start(session)
-            reason = self._loop()
-        except FAULTS as exc:  # the agent's fault fails the episode, the harness's is retried
-            error, self.error_kind = f"{type(exc).__name__}: {exc}", error_kind(exc)
-            self.trace.error(self.now, error, "episode")
-            reason = "error"
-        finally:
-            try:
-                self.agent.close()
-            except FAULTS as exc:
-                self.trace.error(self.now, f"{type(exc).__name__}: {exc}", "agent.close")
-        return self._finish(reason, error)
+        if self.config.caller != CLEAN:  # a clean replay's trace is as it always was
+            self.line.emit_setup(self.setup.condition, {"replay": "scripted"})
+        return session
 
-    def _loop(self) -> EndReason:
-        while self.now < self.horizon:
-            t = self.now
-            self.clock.advance_to(t)
-            user = self.timeline.frame(t, self.n)
-            delivered = self.playback.pull(self.n, t)
-            self.ch0.append(user)
-            self.ch1.append(delivered.samples)
-            self.transcript.frame(delivered, t, self.playback.idle)
-            self._utterances()
-            if not self.hung_up:
-                results, self.results = self.results, []
-                with agent_code():
-                    events = self.agent.step(AudioFrame(t, user), results)
-                apply_agent_events(events, self.playback, self, self.now)
-            self._after_frame(delivered)
-            if self.hung_up and self.playback.idle and self.now >= self.timeline.end_ms:
-                return "agent_ended"
-            check_flood(self.playback)
-            kick()
-        return "user_ended"
+    def begin(self) -> None:
+        self._place("main", 0)
+        self.horizon = self.timeline.end_ms + self.config.observe_ms
+        if self.item.action in CUED:
+            self.horizon = self.item.main_end_ms + self.config.force_after_ms
 
-    def _after_frame(self, delivered: Delivered) -> None:
+    def running(self) -> bool:
+        return self.now < self.horizon
+
+    out_of_time: EndReason = "user_ended"
+
+    def frame(self, t: int) -> Int16Array:
+        user = self.timeline.frame(t, self.n)
+        sent = self.line.send(user, t)  # the caller's line (clean: `user` itself)
+        self.delivered = self.playback.pull(self.n, t)
+        self.ch0.append(user)
+        self.ch1.append(self.delivered.samples)
+        self.transcript.frame(self.delivered, t, self.playback.idle)
+        self._utterances()
+        return sent
+
+    def take_results(self) -> Sequence[ToolResultMessage]:
+        results, self.results = self.results, []
+        return results
+
+    def handle(self, events: Sequence[AgentEvent], t: int) -> None:
+        apply_agent_events(events, self.playback, self, t)
+
+    def after_frame(self) -> EndReason | None:
+        self._cue_or_stop(self.delivered)
+        if self.hung_up and self.playback.idle and self.now >= self.timeline.end_ms:
+            return "agent_ended"
+        check_flood(self.playback)
+        return None
+
+    def failed(self, exc: BaseException) -> str:
+        error, self.error_kind = f"{type(exc).__name__}: {exc}", error_kind(exc)
+        self.trace.error(self.now, error, "episode")
+        return error
+
+    def log_error(self, message: str, where: str) -> None:
+        self.trace.error(self.now, message, where)
+
+    def _cue_or_stop(self, delivered: Delivered) -> None:
         t = self.now
         if self.item.action in CUED and self.cue_start is None:
             queued = self.playback.buffered_samples * 1000 // SAMPLE_RATE
@@ -182,18 +197,25 @@ class ActionEpisode:
         self.horizon = end + self.config.observe_ms
 
     def _place(self, part: str, offset: int) -> None:
-        fit: Literal["exact", "stretch"] = "stretch" if self.item.source == "extracted" else "exact"
+        extracted = self.item.source == "extracted"
+        persona = self.caller.persona.name != NEUTRAL
         for seg in self.item.part(part):  # type: ignore[arg-type]
+            voiced = persona and seg.role == "user"  # the persona says the user's lines
+            fit: Literal["exact", "stretch"] = "stretch" if extracted or voiced else "exact"
             samples = render_segment(
                 self.bank,
                 seg.text,
-                seg.voice,
+                self.caller.voice if voiced else seg.voice,
                 seg.role,
                 duration_ms=seg.end_ms - seg.start_ms,
                 fit=fit,
+                settings=self.line.settings if voiced else SynthesisSettings(),
             )
+            if seg.role == "user" and self.line.line is not None:
+                self.line.line.note_speech(samples)  # the noise is set against the speech level
             self.timeline.place(samples, offset + seg.start_ms)
-            self.trace.segment(seg, offset, sha256_pcm(samples))
+            voice = self.caller.voice if voiced else seg.voice
+            self.trace.segment(seg, offset, sha256_pcm(samples), voice)
 
     # ------------------------------------------------------------ agent side
 
@@ -223,7 +245,7 @@ class ActionEpisode:
 
     # ------------------------------------------------------------ end
 
-    def _finish(self, reason: EndReason, error: str | None) -> ActionRecord:
+    def finish(self, reason: EndReason, error: str | None) -> ActionRecord:
         try:
             self._flush()
         except FAULTS as exc:  # e.g. ASR failing on the last words: keep the trace
@@ -231,11 +253,12 @@ class ActionEpisode:
             self.trace.error(self.now, message, "episode" if error is None else "finish")
             if error is None:
                 reason, error, self.error_kind = "error", message, error_kind(exc)
+        line = self.line.close(self.now)
         user, agent = self.ch0.samples(), self.ch1.samples()
-        self.trace.channels(self.now, user, agent)
+        self.trace.channels(self.now, user, agent, line)
         kind = self.error_kind if error is not None else None
         self.trace.end(self.now, reason, error or "", kind)
-        return ActionRecord(self.trace.events, reason, error, (user, agent), kind)
+        return ActionRecord(self.trace.events, reason, error, (user, agent), kind, line)
 
     def _flush(self) -> None:
         """Play out what the agent had queued (a flood is dropped), then close the transcript."""
@@ -245,7 +268,9 @@ class ActionEpisode:
         while not self.playback.idle and self.now < limit:
             t = self.now
             delivered = self.playback.pull(self.n, t)
-            self.ch0.append(self.timeline.frame(t, self.n))
+            user = self.timeline.frame(t, self.n)
+            self.line.send(user, t)  # the line carries on while the agent finishes
+            self.ch0.append(user)
             self.ch1.append(delivered.samples)
             self.transcript.frame(delivered, t, self.playback.idle)
             self._utterances()

@@ -73,13 +73,14 @@ class ReplayTrace:
         data = EpisodeEndData(reason=reason, detail=detail, error_kind=error_kind)
         self.recorder.emit(EpisodeEnd, t, data)
 
-    def segment(self, seg: Segment, offset: int, sha: str) -> None:
+    def segment(self, seg: Segment, offset: int, sha: str, voice: str) -> None:
+        """A segment placed at `offset`, said in `voice` (a persona's, or the item's)."""
         data = ReplaySegmentData(
             segment=seg.id,
             role=seg.role,
             part=seg.part,
             text=seg.text,
-            voice=seg.voice,
+            voice=voice,
             start_ms=offset + seg.start_ms,
             end_ms=offset + seg.end_ms,
             audio_sha256=sha,
@@ -158,13 +159,17 @@ class ReplayTrace:
             utt.word_end_ms = [utt.start_ms + span * (i + 1) // n for i in range(n)]
         return bool(utt.words)
 
-    def channels(self, t: int, user: Int16Array, agent: Int16Array) -> None:
+    def channels(
+        self, t: int, user: Int16Array, agent: Int16Array, line: Int16Array | None = None
+    ) -> None:
         data = EpisodeAudioData(
             sample_rate=SAMPLE_RATE,
             frame_ms=self.frame_ms,
             duration_ms=len(user) * 1000 // SAMPLE_RATE,
             user_sha256=sha256_pcm(user),
             agent_sha256=sha256_pcm(agent),
+            line_file=None if line is None else "user_line.wav",
+            line_sha256=None if line is None else sha256_pcm(line),
         )
         self.recorder.emit(EpisodeAudio, t, data)
         for channel, samples in (("user", user), ("agent", agent)):

@@ -19,6 +19,7 @@ from duplexbench.audio.fit import DurationMismatch, fit_duration, trim_silence
 from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
 from duplexbench.audio.spatial import render_role
 from duplexbench.speech.bank import SpeechBank
+from duplexbench.speech.tts import SynthesisSettings
 
 FIT_TOLERANCE_MS = 80
 """Largest difference between a clip and its span that `exact` fitting pads or cuts."""
@@ -39,9 +40,11 @@ def render_segment(
     *,
     duration_ms: int,
     fit: Literal["exact", "stretch"] = "exact",
+    settings: SynthesisSettings = SynthesisSettings(),  # noqa: B008 - frozen
 ) -> Int16Array:
-    """The samples to place at the segment's start (the role effects may add a tail)."""
-    clip = trim_silence(bank.clip(text, voice).samples)
+    """The samples to place at the segment's start (the role effects may add a tail);
+    `settings`: a caller persona's speed and pitch (a replay under the accents factor)."""
+    clip = trim_silence(bank.clip(text, voice, settings).samples)
     target = duration_ms * SAMPLE_RATE // 1000
     tolerance = FIT_TOLERANCE_MS * SAMPLE_RATE // 1000
     fitted = fit_duration(clip, target, fit, tolerance)
