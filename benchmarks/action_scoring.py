@@ -17,16 +17,14 @@ import sys
 import time
 from pathlib import Path
 
-from duplexbench.campaign.action_scoring import rescore_action_run
-from duplexbench.campaign.rundir import read_campaign
+from duplexbench.campaign.rescore import rescore_run
 
 TARGET_S = 10.0
 
 
 def main(run_dir: Path) -> dict[str, object]:
-    spec = read_campaign(run_dir)
     start = time.perf_counter()
-    result = rescore_action_run(run_dir, spec, write=False)
+    result = rescore_run(run_dir, write=False)
     wall = time.perf_counter() - start
     n = len(result.scores)
     return {

@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplexbench.campaign.action_runner import run_action_campaign
-from duplexbench.campaign.action_scoring import rescore_action_run
+from duplexbench.campaign.rescore import rescore_run
 from duplexbench.campaign.rundir import read_campaign
-from duplexbench.campaign.runner import RunOptions
+from duplexbench.campaign.runner import RunOptions, run_campaign
 from duplexbench.campaign.trust import PRIVILEGED_LABEL, EditedItems
 from duplexbench.cli import main
 from duplexbench.items.suite import SuiteManifest
@@ -35,7 +34,7 @@ def suite_dir(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def run(suite_dir: tuple[Path, Path], agent: str, out: Path) -> dict:  # type: ignore[type-arg]
     suite, bank = suite_dir
     opts = RunOptions(str(suite), agent=agent, repeats=1, speech_cache=bank, out=out)
-    return run_action_campaign(opts).summary
+    return run_campaign(opts).summary
 
 
 def test_ideal_floor_executes_every_action(suite_dir: tuple[Path, Path], tmp_path: Path) -> None:
@@ -47,8 +46,7 @@ def test_ideal_floor_executes_every_action(suite_dir: tuple[Path, Path], tmp_pat
     assert per_action["stop"]["yield_latency_ms"]["n"] == 1
     assert read_campaign(tmp_path / "run").family == "action"
     # re-scoring from the files reproduces the summary
-    spec = read_campaign(tmp_path / "run")
-    assert rescore_action_run(tmp_path / "run", spec, write=False).summary == summary
+    assert rescore_run(tmp_path / "run", write=False).summary == summary
 
 
 def test_silent_agent_waits_and_ignores_but_does_nothing_else(
@@ -74,26 +72,19 @@ def test_cli_run_and_score_an_action_suite(suite_dir: tuple[Path, Path], tmp_pat
     assert table.exit_code == 0 and "take_turn" in table.output and "0.0%" in table.output
 
 
-def test_streaming_agents_and_the_text_condition_are_refused(
+def test_conditions_that_cannot_apply_to_replays_are_refused(
     suite_dir: tuple[Path, Path], tmp_path: Path
 ) -> None:
-    suite, bank = suite_dir
-    streaming = RunOptions(
-        str(suite),
-        agent="openai-realtime?base_url=ws://127.0.0.1:9/v1",
-        repeats=1,
-        speech_cache=bank,
-        out=tmp_path / "a",
-    )
-    with pytest.raises(ValueError, match="streaming"):
-        run_action_campaign(streaming)
+    """Before any episode, naming the condition and why; a streaming agent is accepted
+    (it fails only when it cannot connect)."""
+    suite, _bank = suite_dir
     text = RunOptions(str(suite), agent="silent", condition="text", out=tmp_path / "b")
-    with pytest.raises(ValueError, match="clean condition only, not 'text'"):
-        run_action_campaign(text)
-    noisy = RunOptions(str(suite), agent="silent", condition="realistic", out=tmp_path / "c")
-    with pytest.raises(ValueError, match="clean condition only, not 'realistic'"):
-        run_action_campaign(noisy)
-    assert not any((tmp_path / d).exists() for d in "abc")
+    with pytest.raises(ValueError, match="'text' is text-only; action items replay audio"):
+        run_campaign(text)
+    polite = RunOptions(str(suite), agent="silent", condition="turn-taking", out=tmp_path / "c")
+    with pytest.raises(ValueError, match="'turn-taking' changes only the user's turn-taking"):
+        run_campaign(polite)
+    assert not any((tmp_path / d).exists() for d in "bc")
 
 
 def test_action_runs_carry_the_trust_checks(suite_dir: tuple[Path, Path], tmp_path: Path) -> None:
@@ -108,8 +99,8 @@ def test_action_runs_carry_the_trust_checks(suite_dir: tuple[Path, Path], tmp_pa
     data["context"] = data["context"] + " (edited)"
     snapshot.write_text(json.dumps(data))
     with pytest.raises(EditedItems, match=spec.items[0]):
-        rescore_action_run(out, spec, write=False)
-    allowed = rescore_action_run(out, spec, write=False, allow_edited_items=True).summary
+        rescore_run(out, write=False)
+    allowed = rescore_run(out, write=False, allow_edited_items=True).summary
     assert allowed["trust"]["items"]["status"] == "edited"
     assert list(allowed["trust"]["items"]["edited"]) == [spec.items[0]]
 
@@ -127,7 +118,7 @@ def test_swapped_action_traces_are_errors_naming_the_mismatch(
     a_bytes = a.read_bytes()
     a.write_bytes(b.read_bytes())
     b.write_bytes(a_bytes)
-    result = rescore_action_run(out, spec, write=False)
+    result = rescore_run(out, write=False)
     errors = {s.item_id: s.error for s in result.scores if s.status == "error"}
     assert errors == {
         a_id: f"trace does not match its folder: it holds item {b_id!r} repetition 0",
@@ -135,3 +126,30 @@ def test_swapped_action_traces_are_errors_naming_the_mismatch(
     }
     assert result.problems == [f"{a_rel}: {errors[a_id]}", f"{b_rel}: {errors[b_id]}"]
     assert result.summary["errors"] == 2
+
+
+def test_two_conditions_compare_i_and_s_per_action(
+    suite_dir: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """`--condition clean,noise` on an action suite: a run per condition and the paired
+    comparison per action; `score` on the folder rebuilds the same report."""
+    suite, bank = suite_dir
+    out = tmp_path / "cmp"
+    args = ["run", "--suite", str(suite), "--agent", "ideal-floor", "-k", "1", "--out", str(out)]
+    args += ["--speech-cache", str(bank), "--condition", "clean,noise", "-q"]
+    shown = CliRunner().invoke(main, args)
+    assert shown.exit_code == 0, shown.output
+    assert "conditions compared per action" in shown.output
+    report = json.loads((out / "comparison.json").read_text())
+    block = report["comparison"]
+    assert block["order"] == ["clean", "noise"] and len(block["actions"]) == 8
+    stop = block["actions"]["stop"]["immediate"]
+    assert stop["tasks"] == 1 and [t["a"] for t in stop["tests"]] == ["clean"]
+    assert (out / "noise" / "episodes").is_dir()
+    noisy = json.loads((out / "noise" / "summary.json").read_text())
+    assert noisy["condition"] == "noise" and noisy["errors"] == noisy["agent_errors"] == 0
+    line = list((out / "noise").glob("episodes/**/user_line.wav"))
+    assert len(line) == 8  # every replay went over the degraded line
+    rescored = CliRunner().invoke(main, ["score", str(out), "--json"])
+    assert rescored.exit_code == 0, rescored.output
+    assert json.loads(rescored.output)["comparison"] == block

@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from duplexbench.audio.pcm import SAMPLE_RATE
 from duplexbench.audio.wav import read_wav, write_wav
 from duplexbench.campaign.rundir import (
-    index_row,
-    read_action_items,
-    write_index,
-    write_json,
     write_model,
 )
 from duplexbench.campaign.spec import CampaignSpec, JudgeConfig
-from duplexbench.campaign.store import rebuild_index
-from duplexbench.campaign.trust import add_trust, check_snapshots, unknown_entries
 from duplexbench.items.action import ActionItem
 from duplexbench.orchestrator.replay import ActionRecord
 from duplexbench.scoring.actions.judge import (
@@ -35,7 +28,7 @@ from duplexbench.scoring.actions.result import (
 from duplexbench.scoring.actions.summary import action_block
 from duplexbench.scoring.actions.trace import observe
 from duplexbench.scoring.errors import episode_error, errors_block
-from duplexbench.scoring.header import TRACE_PROBLEMS, header_problem
+from duplexbench.scoring.header import header_problem
 from duplexbench.scoring.interaction.record import pooled_panel, timeline_record
 from duplexbench.trace.io import TraceError, read_events, write_events
 
@@ -55,6 +48,8 @@ def save_action_episode(folder: Path, record: ActionRecord) -> None:
     if record.audio is not None:
         user, agent = record.audio
         write_wav(folder / "audio.wav", [user, agent], SAMPLE_RATE)
+    if record.line is not None:
+        write_wav(folder / "user_line.wav", [record.line], SAMPLE_RATE)
     write_events(folder / "events.jsonl", record.events)
 
 
@@ -122,44 +117,3 @@ def summarize_actions(spec: CampaignSpec, scores: list[ActionScore]) -> dict[str
         "actions": action_block(scores),
         "interaction": pooled_panel([s.interaction for s in scores if s.status == "ok"]),
     }
-
-
-@dataclass(frozen=True)
-class ActionRescore:
-    summary: dict[str, Any]
-    scores: list[ActionScore]
-    problems: list[str]
-
-
-def rescore_action_run(
-    run_dir: Path,
-    spec: CampaignSpec,
-    judge: JudgeConfig | None = None,
-    write: bool = True,
-    allow_edited_items: bool = False,
-) -> ActionRescore:
-    """Score every action episode of the run again from its files (edited item snapshots:
-    `EditedItems` unless `allow_edited_items`, as in `rescore_run`)."""
-    if judge is not None:
-        spec = spec.model_copy(update={"judge": judge})
-    items = read_action_items(run_dir, spec)
-    check = check_snapshots(spec, items, allow_edited_items)
-    action_judge = make_action_judge(spec.judge, run_dir)
-    scores, rows, problems = [], [], []
-    for item_id, repetition, rel in spec.episodes():
-        checksum = spec.item_checksums.get(item_id)
-        folder = run_dir / rel
-        score = score_action_trace(
-            items[item_id], folder, repetition, action_judge, write, checksum=checksum
-        )
-        if score.status == "error" and (score.error or "").startswith(TRACE_PROBLEMS):
-            problems.append(f"{rel}: {score.error}")
-        scores.append(score)
-        rows.append(index_row(score, rel))
-    summary = summarize_actions(spec, scores)
-    summary = add_trust(summary, spec, scores, check, unknown_entries(action_judge))
-    if write:
-        write_index(run_dir, rows)
-        write_json(run_dir / "summary.json", summary)
-        rebuild_index(run_dir)
-    return ActionRescore(summary, scores, problems)

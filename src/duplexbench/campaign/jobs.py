@@ -19,16 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from duplexbench.agents.audio_protocol import StepAgent
-from duplexbench.agents.registry import get_agent
-from duplexbench.campaign.action_scoring import save_action_episode
-from duplexbench.campaign.conditions import get_condition
-from duplexbench.campaign.execute import EpisodeRunner, save_episode
-from duplexbench.items.action_suite import parse_action_item
-from duplexbench.items.load import parse_item
-from duplexbench.orchestrator.episode import EpisodeSetup
-from duplexbench.orchestrator.replay import ActionSetup, ReplayConfig
-from duplexbench.orchestrator.replay_loop import ActionEpisode
+from duplexbench.campaign.family import get_family
 from duplexbench.orchestrator.watchdog import DEFAULT_STALL_S, FAULTS, watchdog
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.trace.events import ErrorKind
@@ -96,63 +87,19 @@ class JobResult:
         return self.error is not None and self.error_kind != "agent"
 
 
-_RUNNERS: dict[tuple[Any, ...], EpisodeRunner] = {}
 _BANKS: dict[str | None, SpeechBank] = {}
 
 
-def _bank(path: str | None) -> SpeechBank:
+def bank_at(path: str | None) -> SpeechBank:
+    """The worker's speech bank at `path` (None: the default folder), made once."""
     if path not in _BANKS:
         _BANKS[path] = SpeechBank(Path(path) if path else None)
     return _BANKS[path]
 
 
-def _workflow_runner(c: JobConfig) -> EpisodeRunner:
-    key: tuple[Any, ...] = (c.agent, c.condition, c.frame_ms, c.speech_cache)
-    key += (c.realtime_speed, c.decider, c.noise_dir)
-    if key not in _RUNNERS:
-        info, spec = get_agent(c.agent)
-        condition = get_condition(c.condition)
-        bank = _bank(c.speech_cache) if condition.channel == "audio" else None
-        runner = EpisodeRunner(
-            info, spec, condition, c.frame_ms, bank, c.realtime_speed, c.decider, c.noise_dir
-        )
-        _RUNNERS[key] = runner
-    return _RUNNERS[key]
-
-
 def _run_into(job: EpisodeJob, folder: Path) -> tuple[str | None, ErrorKind | None]:
     """Run the episode and save its files into `folder`; the episode's error and its kind."""
-    c = job.config
-    if c.family == "action":
-        item = parse_action_item(job.item, f"items/{job.item_id}.json")
-        info, agent_spec = get_agent(c.agent)
-        agent = info.create(agent_spec, "audio")
-        if not isinstance(agent, StepAgent):
-            raise ValueError(f"agent {info.name!r} is not a step agent")
-        setup = ActionSetup(
-            item, job.item_checksum, c.suite, c.agent_label, c.condition, job.repetition, c.seed
-        )
-        config = ReplayConfig(frame_ms=c.frame_ms)
-        bank = _bank(c.speech_cache)
-        action = ActionEpisode(setup, agent, bank, privileged=info.privileged, config=config)
-        record = action.run()
-        save_action_episode(folder, record)
-        return record.error, record.error_kind
-    workflow = parse_item(job.item, f"items/{job.item_id}.json")
-    runner = _workflow_runner(c)
-    setup2 = EpisodeSetup(
-        workflow,
-        job.item_checksum,
-        c.suite,
-        c.agent_label,
-        c.condition,
-        job.repetition,
-        c.seed,
-        c.observer,
-    )
-    record2 = runner.run(setup2)
-    save_episode(folder, record2)
-    return record2.error, record2.error_kind
+    return get_family(job.config.family).run_episode(job, folder)
 
 
 def free_episode() -> None:

@@ -33,8 +33,8 @@ from duplexbench.campaign.ahead import Bars, render_ahead
 from duplexbench.campaign.conditions import parse_conditions
 from duplexbench.campaign.engine import Target
 from duplexbench.campaign.execution import ExecutionOptions, execute
+from duplexbench.campaign.family import Runs, get_family
 from duplexbench.campaign.lock import run_lock
-from duplexbench.campaign.multi import comparison
 from duplexbench.campaign.rundir import RunDirError, check_writable, write_json
 from duplexbench.campaign.runner import (
     RunOptions,
@@ -45,7 +45,6 @@ from duplexbench.campaign.runner import (
 )
 from duplexbench.campaign.scores import Score
 from duplexbench.campaign.spec import JudgeConfig, slug
-from duplexbench.items.action_suite import suite_family
 from duplexbench.items.errors import ItemError
 from duplexbench.items.load import read_document
 from duplexbench.suites.package import resolve_suite
@@ -91,11 +90,7 @@ def load_plan(path: Path) -> CampaignPlan:
         raise RunDirError(f"{path}: invalid campaign plan:\n{exc}") from None
     parse_conditions(",".join(plan.conditions))  # unknown names fail here
     for suite in plan.suites:
-        if suite_family(str(resolve_suite(suite))) == "action":
-            raise RunDirError(
-                f"{path}: {suite} is an action suite; run it with `duplexbench run` "
-                "(campaigns run workflow suites in this version)"
-            )
+        resolve_suite(suite)  # an unknown suite fails here, naming the built-in ones
     return plan
 
 
@@ -162,8 +157,9 @@ def _campaign_summary(plan: CampaignPlan, results: list[RunResult]) -> dict[str,
             key = (r.summary["suite"], r.summary["agent"])
             by_key.setdefault(key, {})[r.summary["condition"]] = r
         for (suite, agent), per in by_key.items():
-            pairs = {name: (res.summary, res.scores) for name, res in per.items()}
-            block = comparison(pairs, plan.conditions, plan.seed)
+            pairs: Runs = {name: (res.summary, res.scores) for name, res in per.items()}
+            family = get_family(next(iter(per.values())).family)
+            block = family.compare(pairs, plan.conditions, plan.seed)
             comparisons.append({"suite": suite, "agent": agent, "comparison": block})
     return {"plan": plan.model_dump(mode="json"), "runs": runs, "comparisons": comparisons}
 

@@ -16,13 +16,11 @@ from typing import Any
 import duplexbench
 from duplexbench.agents.registry import get_agent, redact_spec
 from duplexbench.campaign.ahead import Bars, render_ahead
-from duplexbench.campaign.conditions import DEFAULT_CONDITION, get_condition
+from duplexbench.campaign.conditions import DEFAULT_CONDITION
 from duplexbench.campaign.engine import Target
-from duplexbench.campaign.execute import EpisodeRunner
 from duplexbench.campaign.execution import ExecutionOptions, execute, start_run_dir
-from duplexbench.campaign.jobs import JobConfig
+from duplexbench.campaign.family import FamilyName, Score, get_family
 from duplexbench.campaign.lock import LOCK, run_lock
-from duplexbench.campaign.prices import load_prices
 from duplexbench.campaign.rundir import (
     RunDirError,
     StorageError,
@@ -32,23 +30,18 @@ from duplexbench.campaign.rundir import (
     write_index,
     write_json,
 )
-from duplexbench.campaign.spec import CampaignSpec, JudgeConfig, slug
+from duplexbench.campaign.spec import CampaignSpec, JudgeConfig
 from duplexbench.campaign.store import StoreError, refresh_index
 from duplexbench.campaign.trust import add_trust, check_snapshots
-from duplexbench.items.action_suite import ActionSuite
+from duplexbench.items.action_suite import ActionSuite, suite_family
 from duplexbench.items.load import item_checksum
-from duplexbench.items.suite import Suite, load_suite
-from duplexbench.scoring.episode import EpisodeScore
-from duplexbench.scoring.judge import PROMPT_VERSION, FieldJudge, JudgeCache, OpenAIChatJudge
-from duplexbench.scoring.summary import build_summary
-from duplexbench.scoring.unsupported import exemption
-from duplexbench.scoring.usage import price_for
-from duplexbench.speech.bank import SpeechBank
+from duplexbench.items.suite import Suite
+from duplexbench.scoring.judge import PROMPT_VERSION, FieldJudge
 from duplexbench.users.decision import DeciderConfig
 from duplexbench.users.observer import ObserverConfig, check_observer
 from duplexbench.users.simulator import simulator_identity
 
-Progress = Callable[[int, int, EpisodeScore], None]
+Progress = Callable[[int, int, Score], None]
 
 
 @dataclass(frozen=True)
@@ -82,17 +75,11 @@ class RunOptions:
 class RunResult:
     run_dir: Path
     summary: dict[str, Any]
-    scores: list[EpisodeScore]
+    scores: list[Score]
+    """Workflow runs: `EpisodeScore`s; action runs: `ActionScore`s."""
     judge: FieldJudge | None
-
-
-def make_judge(config: JudgeConfig | None, run_dir: Path) -> FieldJudge | None:
-    """The judge of a run: cache (default RUN_DIR/judge-cache.jsonl) plus optional endpoint."""
-    if config is None:
-        return None
-    cache = JudgeCache(Path(config.cache) if config.cache else run_dir / "judge-cache.jsonl")
-    backend = OpenAIChatJudge(config.model, config.base_url) if config.base_url else None
-    return FieldJudge(config.model, cache, backend)
+    """The field judge of a workflow run (for its statistics)."""
+    family: FamilyName = "workflow"
 
 
 def judge_label(config: JudgeConfig | None) -> dict[str, Any] | None:
@@ -151,7 +138,8 @@ def campaign_spec(opts: RunOptions, suite: Suite | ActionSuite) -> CampaignSpec:
 def run_campaign(
     opts: RunOptions, progress: Progress | None = None, bars: Bars | None = None
 ) -> RunResult:
-    """Run every episode of a campaign not complete yet and write the run directory.
+    """Run every episode of a campaign not complete yet and write the run directory
+    (either item family: the suite's).
 
     Audio runs render every clip their episodes need first (`campaign/ahead.py`);
     `bars` makes the progress bars of that step.
@@ -161,35 +149,14 @@ def run_campaign(
     with run_lock(target.run_dir):
         start_target(target, opts)
         render_ahead([target], opts.execution, bars)
-        execute([target], opts.execution, progress)  # type: ignore[arg-type]
+        execute([target], opts.execution, progress)
         return finish_target(target)
 
 
 def prepare_target(opts: RunOptions) -> Target:
-    """Check everything a workflow run needs (agent, voices, prices, folder) and describe it."""
-    condition = get_condition(opts.condition)
-    info, agent_spec = get_agent(opts.agent)
-    bank = SpeechBank(opts.speech_cache) if condition.channel == "audio" else None
-    load_prices(opts.prices)  # a bad price table fails before any episode runs
-    suite = load_suite(opts.suite, opts.items, opts.limit)  # reads only the items it runs
-    out = opts.out or free_run_dir(Path("runs") / slug(f"{suite.name}-{agent_spec.name}"))
-    decider = opts.user_model
-    if decider is not None and decider.cache is None:
-        decider = replace(decider, cache=out.resolve() / "user-decisions.jsonl")
-    noise_dir = None if opts.noise_dir is None else str(opts.noise_dir.resolve())
-    runner = EpisodeRunner(
-        info, agent_spec, condition, opts.frame_ms, bank, opts.realtime_speed, decider, noise_dir
-    )
-    runner.check(suite.items)
-    observer = observer_for_run(opts.observer, out)
-    spec = campaign_spec(replace(opts, observer=observer), suite)
-    speech_cache = None if opts.speech_cache is None else str(opts.speech_cache)
-    config = JobConfig(
-        "workflow", suite.name, opts.agent, spec.agent, opts.condition, opts.seed,
-        opts.frame_ms, speech_cache, opts.realtime_speed, decider, noise_dir,
-        observer=observer,
-    )  # fmt: skip
-    return Target(out, spec, {i.id: i for i in suite.items}, config)
+    """Check everything the run needs (agent, condition, voices, prices, folder) and describe
+    it; the suite's item family (`campaign/family.py`) knows what to check."""
+    return get_family(suite_family(opts.suite)).prepare(opts)
 
 
 def observer_for_run(config: ObserverConfig, out: Path) -> ObserverConfig:
@@ -208,15 +175,16 @@ def start_target(target: Target, opts: RunOptions) -> None:
         prepare_run_dir(target.run_dir, opts.overwrite)
     items = list(target.items.values())
     start_run_dir(target.run_dir, target.spec, items, opts.execution)
-    target.judge = make_judge(opts.judge, target.run_dir)
+    target.judge = get_family(target.config.family).make_judge(opts.judge, target.run_dir)
 
 
 def finish_target(target: Target) -> RunResult:
     """Write the index and the summary of a run whose episodes are done."""
-    ordered = [(rel, s) for rel, s in target.ordered_scores() if isinstance(s, EpisodeScore)]
+    family = get_family(target.config.family)
+    ordered = [(rel, s) for rel, s in target.ordered_scores() if isinstance(s, family.score_type)]
     scores = [s for _, s in ordered]
     check = check_snapshots(target.spec, target.items, allowed=True)
-    summary = add_trust(summarize(target.spec, scores), target.spec, scores, check)
+    summary = add_trust(family.summarize(target.spec, scores), target.spec, scores, check)
     try:
         write_index(target.run_dir, [index_row(s, rel) for rel, s in ordered])
         write_json(target.run_dir / "summary.json", summary)
@@ -227,22 +195,4 @@ def finish_target(target: Target) -> RunResult:
             "rerun with --resume to write the index and the summary"
         ) from exc
     judge = target.judge if isinstance(target.judge, FieldJudge) else None
-    return RunResult(target.run_dir, summary, scores, judge)
-
-
-def summarize(spec: CampaignSpec, scores: list[EpisodeScore]) -> dict[str, Any]:
-    price = price_for(load_prices(spec.prices), spec.agent)
-    summary = build_summary(
-        scores,
-        suite=spec.suite,
-        agent=spec.agent,
-        condition=spec.condition,
-        repeats=spec.repeats,
-        seed=spec.seed,
-        judge=judge_label(spec.judge),
-        price=price,
-        provenance_exempt=exemption(spec.agent, spec.privileged),
-    )
-    if spec.simulator is not None:
-        summary["simulator"] = spec.simulator
-    return summary
+    return RunResult(target.run_dir, summary, scores, judge, family.name)

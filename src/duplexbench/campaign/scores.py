@@ -3,23 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
 
 from pydantic import ValidationError
 
-from duplexbench.campaign.action_scoring import score_action_trace
+from duplexbench.campaign.family import Item, Judge, Score, family_of, get_family
 from duplexbench.campaign.rundir import write_model
-from duplexbench.items.action import ActionItem
 from duplexbench.items.workflow import WorkflowItem
-from duplexbench.scoring.actions.judge import ActionJudge
-from duplexbench.scoring.actions.result import ActionScore, action_error_score
 from duplexbench.scoring.episode import EpisodeScore, error_score, score_episode
 from duplexbench.scoring.header import TRACE_PROBLEMS, header_problem
 from duplexbench.scoring.judge import FieldJudge
 from duplexbench.trace.io import TraceError, read_events
-
-Score = EpisodeScore | ActionScore
-
 
 __all__ = ["TRACE_PROBLEMS", "Score", "error_of", "read_score", "score_folder", "score_trace"]
 
@@ -57,35 +50,23 @@ def score_trace(
     return score
 
 
-def score_folder(
-    item: WorkflowItem | ActionItem,
-    folder: Path,
-    judge: FieldJudge | ActionJudge | None,
-    repetition: int,
-) -> Score:
-    """Score the trace in `folder` and write its `result.json`."""
-    if isinstance(item, ActionItem):
-        assert judge is None or isinstance(judge, ActionJudge)
-        return score_action_trace(item, folder, repetition, judge)
-    assert judge is None or isinstance(judge, FieldJudge)
-    return score_trace(item, folder, judge, repetition)
+def score_folder(item: Item, folder: Path, judge: Judge | None, repetition: int) -> Score:
+    """Score the trace in `folder` and write its `result.json` (the item's family scores it)."""
+    return get_family(family_of(item)).score(item, folder, judge, repetition)
 
 
-def error_of(item: WorkflowItem | ActionItem, repetition: int, message: str) -> Score:
-    if isinstance(item, ActionItem):
-        return action_error_score(item, repetition, message)
-    return error_score(item.id, repetition, message)
+def error_of(item: Item, repetition: int, message: str) -> Score:
+    return get_family(family_of(item)).error_score(item, repetition, message)
 
 
-def read_score(folder: Path, family: Literal["workflow", "action"]) -> Score | None:
+def read_score(folder: Path, family: str) -> Score | None:
     """The score of a complete episode (its `result.json`), or None."""
     path = folder / "result.json"
     try:
         text = path.read_text(encoding="utf-8")
     except OSError:
         return None
-    model = ActionScore if family == "action" else EpisodeScore
     try:
-        return model.model_validate_json(text)
+        return get_family(family).score_type.model_validate_json(text)
     except (ValidationError, ValueError):
         return None  # unreadable: the episode is redone

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 SCHEMA_VERSION = "1"
@@ -216,6 +216,13 @@ def action_columns(data: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+_COLUMNS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+    "workflow": workflow_columns,
+    "action": action_columns,
+}
+"""The family-specific columns of an episode row, by item family."""
+
+
 def episode_row(
     run: Mapping[str, Any],
     path: str,
@@ -240,7 +247,7 @@ def episode_row(
         result_size=None if stat is None else stat[1],
         result_json=text,
     )
-    row.update(action_columns(data) if family == "action" else workflow_columns(data))
+    row.update(_COLUMNS.get(family, workflow_columns)(data))
     return row
 
 

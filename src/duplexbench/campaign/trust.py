@@ -16,7 +16,7 @@ and shown wherever the scores are:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,7 +65,7 @@ class SnapshotCheck:
 
 
 def check_snapshots(
-    spec: CampaignSpec, items: dict[str, Any], allowed: bool = False
+    spec: CampaignSpec, items: Mapping[str, Any], allowed: bool = False
 ) -> SnapshotCheck:
     """Compare every item (as read from its snapshot) with campaign.json's checksum.
 

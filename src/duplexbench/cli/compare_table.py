@@ -67,3 +67,31 @@ def print_comparison(block: dict[str, Any]) -> None:
             metric,
         )
     console.print(tests)
+
+
+def print_action_comparison(block: dict[str, Any]) -> None:
+    """Per action: I and S per condition (95% CI), retention, and the paired tests."""
+    order: list[str] = block["order"]
+    table = Table(
+        title="conditions compared per action (per-item I and S, paired)", title_justify="left"
+    )
+    for col in ("action", "rate", "items"):
+        table.add_column(col)
+    for name in order:
+        table.add_column(name, justify="right")
+    table.add_column("retained", justify="right")
+    table.add_column("p (Holm)", justify="right")
+    for action, rates in block["actions"].items():
+        for label, key in (("I", "immediate"), ("S", "follow_through")):
+            c = rates[key]
+            if "not_compared" in c:
+                table.add_row(action, label, "0", *["–"] * len(order), "", c["not_compared"][:40])
+                continue
+            retained = ", ".join(_pct(r["ratio"]) for r in c["retention"])
+            holm = ", ".join(
+                f"{t['p_holm']:.3g}{'*' if t['significant'] else ''}" for t in c["tests"]
+            )
+            cells = [_mean_ci(c["conditions"][n]) for n in order]
+            table.add_row(action, label, str(c["tasks"]), *cells, retained, holm)
+    Console().print(table)
+    Console().print("* significant after Holm-Bonferroni (alpha 0.05)")

@@ -4,33 +4,29 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 from rich.markup import escape
 
 from duplexbench.campaign.conditions import CONDITIONS, DEFAULT_CONDITION, parse_conditions
-from duplexbench.campaign.runner import RunOptions, RunResult, run_campaign
+from duplexbench.campaign.runner import RunOptions, run_campaign
 from duplexbench.cli._common import (
     err_console,
     fail,
     judge_config,
     judge_options,
     print_json,
-    print_scorecard,
     run_failures,
 )
 from duplexbench.cli.errors import exit_for_errors, fail_on_error_option
 from duplexbench.cli.execution_options import execution_from, execution_options
 from duplexbench.cli.observer_options import observer_from, observer_options
 from duplexbench.cli.progress import Tick, episode_bars
-from duplexbench.items.action_suite import suite_family
+from duplexbench.cli.scorecards import print_comparison_of, print_summary
 from duplexbench.items.errors import ItemError
 from duplexbench.suites.package import DEFAULT_SUITE, resolve_suite
 from duplexbench.users.decision import DeciderConfig
-
-if TYPE_CHECKING:
-    from duplexbench.campaign.action_runner import ActionRunResult
 
 
 @click.command("run")
@@ -203,46 +199,32 @@ def run_command(
     except ValueError as exc:
         fail(str(exc))
         return
-    family = suite_family(suite_path)
-    if len(names) > 1 and family == "action":
-        fail("action suites run in the clean condition only; give one --condition")
-        return
     with run_failures(), episode_bars(quiet) as bar:
 
         def tick(name: str) -> Tick:
             return bar(f"episodes · {name}")
 
-        # the multi-condition and action runners load only when used (start-up time)
+        # the multi-condition runner loads only when used (start-up time)
         if len(names) > 1:
             from duplexbench.campaign.multi import run_conditions  # noqa: PLC0415
 
             multi = run_conditions(replace(opts, condition=names[0]), names, tick, bar)
-        elif family == "action":
-            from duplexbench.campaign.action_runner import run_action_campaign  # noqa: PLC0415
-
-            result: RunResult | ActionRunResult = run_action_campaign(opts, tick(names[0]))
         else:
             result = run_campaign(opts, tick(names[0]), bar)  # bar: render-ahead bars
     if len(names) > 1:
         if as_json:
             print_json(multi.report)
         else:
-            from duplexbench.cli.compare_table import print_comparison  # noqa: PLC0415
-
             for name in names:
-                print_scorecard(multi.report["conditions"][name])
-            print_comparison(multi.report["comparison"])
+                print_summary(multi.report["conditions"][name])
+            print_comparison_of(multi.report)
             err_console.print(f"run directory: {escape(str(multi.out))}", soft_wrap=True)
         exit_for_errors(multi.report["conditions"].values(), fail_on_error)
         return
     if as_json:
         print_json(result.summary)
-    elif not isinstance(result, RunResult):
-        from duplexbench.cli.action_table import print_action_scorecard  # noqa: PLC0415
-
-        print_action_scorecard(result.summary)
     else:
-        print_scorecard(result.summary)
+        print_summary(result.summary)
         err_console.print(f"run directory: {escape(str(result.run_dir))}", soft_wrap=True)
     exit_for_errors([result.summary], fail_on_error)
 

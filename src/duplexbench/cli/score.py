@@ -8,10 +8,9 @@ from typing import Any
 import click
 from rich.markup import escape
 
-from duplexbench.campaign.action_scoring import rescore_action_run
 from duplexbench.campaign.multi import is_multi_run, rescore_conditions
 from duplexbench.campaign.rescore import rescore_run
-from duplexbench.campaign.rundir import RunDirError, read_campaign
+from duplexbench.campaign.rundir import RunDirError
 from duplexbench.campaign.spec import JudgeConfig
 from duplexbench.cli._common import (
     err_console,
@@ -19,11 +18,9 @@ from duplexbench.cli._common import (
     judge_config,
     judge_options,
     print_json,
-    print_scorecard,
 )
-from duplexbench.cli.action_table import print_action_scorecard
-from duplexbench.cli.compare_table import print_comparison
 from duplexbench.cli.errors import exit_for_errors, fail_on_error_option
+from duplexbench.cli.scorecards import print_comparison_of, print_summary
 
 
 @click.command("score")
@@ -69,21 +66,9 @@ def score_command(
         exit_for_errors(report["conditions"].values(), fail_on_error)
         return
     try:
-        spec = read_campaign(run_dir)
-        if spec.family == "action":
-            actions = rescore_action_run(run_dir, spec, judge, not no_write, edited)
-            for problem in actions.problems:
-                err_console.print(f"[yellow]warning:[/] {escape(problem)}", soft_wrap=True)
-            if as_json:
-                print_json(actions.summary)
-            else:
-                print_action_scorecard(actions.summary)
-            exit_for_errors([actions.summary], fail_on_error)
-            return
         result = rescore_run(run_dir, judge, not no_write, edited)
     except RunDirError as exc:
         fail(str(exc))
-        return
     for problem in result.problems:
         err_console.print(f"[yellow]warning:[/] {escape(problem)}", highlight=False, soft_wrap=True)
     if result.judge is not None:
@@ -92,7 +77,7 @@ def score_command(
     if as_json:
         print_json(result.summary)
     else:
-        print_scorecard(result.summary)
+        print_summary(result.summary)
     exit_for_errors([result.summary], fail_on_error)
 
 
@@ -104,13 +89,12 @@ def _score_conditions(
         report, problems = rescore_conditions(out, judge, not no_write, edited)
     except RunDirError as exc:
         fail(str(exc))
-        raise  # unreachable: fail() exits
     for problem in problems:
         err_console.print(f"[yellow]warning:[/] {escape(problem)}", highlight=False, soft_wrap=True)
     if as_json:
         print_json(report)
         return report
     for summary in report["conditions"].values():
-        print_scorecard(summary)
-    print_comparison(report["comparison"])
+        print_summary(summary)
+    print_comparison_of(report)
     return report

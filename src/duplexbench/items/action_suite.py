@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import ValidationError
 
 from duplexbench.items.action import ActionItem
 from duplexbench.items.action_checks import check_action_item
 from duplexbench.items.errors import ItemError, Problem
+from duplexbench.items.families import FAMILIES, Family
 from duplexbench.items.load import read_document, validation_problems
 from duplexbench.items.suite import (
     SuiteManifest,
@@ -25,8 +26,6 @@ from duplexbench.items.suite import (
     read_manifest,
     select_items,
 )
-
-Family = Literal["workflow", "action"]
 
 
 def parse_action_item(data: Any, file: str = "<item>") -> ActionItem:
@@ -100,4 +99,4 @@ def suite_family(path: str | Path) -> Family:
         return "workflow"
     data = read_document(path)
     family = data.get("family") if isinstance(data, dict) else None
-    return "action" if family == "action" else "workflow"
+    return next((f for f in FAMILIES if f == family), "workflow")

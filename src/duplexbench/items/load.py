@@ -35,6 +35,7 @@ from pydantic import BaseModel, ValidationError
 from duplexbench.entries import CheckedEntries, cache_root
 from duplexbench.files import UnsafeFileError, read_limited
 from duplexbench.items.errors import ItemError, Problem, format_loc
+from duplexbench.items.families import FAMILIES
 from duplexbench.items.validate import check_item
 from duplexbench.items.workflow import WorkflowItem
 
@@ -174,7 +175,7 @@ def parse_item(data: Any, file: str = "<item>") -> WorkflowItem:
         raise ItemError([Problem(file, "", f"expected a mapping, got {type(data).__name__}")])
     family = data.get("family", "workflow")
     if family != "workflow":
-        hint = " (action items load with an action suite)" if family == "action" else ""
+        hint = f" ({family} items load with an {family} suite)" if family in FAMILIES else ""
         raise ItemError([Problem(file, "family", f"unsupported item family {family!r}{hint}")])
     try:
         item = WorkflowItem.model_validate(data)

@@ -282,8 +282,9 @@ def analyze(paths: Sequence[Path | str]) -> dict[str, Any]:
     for run in runs:
         problems.extend(run.problems)
     problems.extend(_simulator_mix(runs))
-    workflow_runs = [r for r in runs if r.family == "workflow"]
-    action_runs = [r for r in runs if r.family == "action"]
+    by_family: dict[str, list[Any]] = {"workflow": [], "action": []}
+    for run in runs:
+        by_family.setdefault(run.family, []).append(run)
     return {
         "format": REPORT_FORMAT,
         "duplexbench_version": duplexbench.__version__,
@@ -291,8 +292,8 @@ def analyze(paths: Sequence[Path | str]) -> dict[str, Any]:
         "problems": problems,
         "notes": [n for r in runs for n in r.notes],
         "trust": [{"run": r.label, "warnings": _warnings(r)} for r in runs if _warnings(r)],
-        "workflow": _workflow(workflow_runs, problems),
-        "actions": _actions(action_runs, problems),
+        "workflow": _workflow(by_family["workflow"], problems),
+        "actions": _actions(by_family["action"], problems),
         "interaction": _interaction(runs, problems),
         "comparisons": _comparisons(runs, problems),
     }

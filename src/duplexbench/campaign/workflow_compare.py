@@ -1,0 +1,75 @@
+"""Comparing workflow runs across conditions.
+
+Per-task Workflow Success (Pass@1 of each item over its repetitions) retained
+from one condition to the next in the order given, and paired permutation
+tests between every pair (per-task differences, 100,000 permutations,
+Holm-Bonferroni); the same for per-task Artifact Field Accuracy under `afa`
+(when every condition graded fields); plus the τ-Voice interaction panel of
+each audio condition side by side.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from duplexbench.campaign.family import Runs, Score
+from duplexbench.scoring.compare import PERMUTATIONS, compare_conditions
+from duplexbench.scoring.episode import EpisodeScore
+
+INTERACTION_KEYS = (
+    "response_latency",
+    "response_rate",
+    "yield_latency",
+    "yield_rate",
+    "agent_interruption_rate",
+    "selectivity_backchannel",
+    "selectivity_vocal_tic",
+    "selectivity_non_directed",
+)
+
+
+def per_task_afa(scores: Sequence[Score]) -> dict[str, float]:
+    """Each item's Artifact Field Accuracy pooled over its valid repetitions."""
+    fields: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for s in scores:
+        if isinstance(s, EpisodeScore) and s.status == "ok" and s.afa is not None and s.afa.total:
+            fields[s.item_id][0] += s.afa.correct
+            fields[s.item_id][1] += s.afa.total
+    return {item: correct / total for item, (correct, total) in fields.items()}
+
+
+def per_task_success(scores: Sequence[Score]) -> dict[str, float]:
+    """Each item's Workflow Success rate over its valid repetitions (errors left out)."""
+    outcomes: dict[str, list[int]] = defaultdict(list)
+    for s in scores:
+        if isinstance(s, EpisodeScore) and s.status == "ok":
+            outcomes[s.item_id].append(int(s.ws or 0))
+    return {item: sum(v) / len(v) for item, v in outcomes.items()}
+
+
+def comparison(runs: Runs, order: Sequence[str], seed: int) -> dict[str, Any]:
+    """The comparison block from each condition's (summary, episode scores).
+
+    When no task has a valid episode under every condition (e.g. one condition
+    ended in errors only), the block says so in `not_compared` and holds no
+    tests: the run still finishes and writes its summaries.
+    """
+    per_task = {name: per_task_success(runs[name][1]) for name in order}
+    block: dict[str, Any]
+    try:
+        block = compare_conditions(per_task, order, PERMUTATIONS, seed) | {"metric": "pass_at_1"}
+    except ValueError as exc:
+        block = {"order": list(order), "metric": "pass_at_1", "not_compared": str(exc)}
+        block |= {"tasks": 0, "conditions": {}, "retention": [], "tests": []}
+    afa = {name: per_task_afa(runs[name][1]) for name in order}
+    if "not_compared" not in block and all(afa.values()):
+        block["afa"] = compare_conditions(afa, order, PERMUTATIONS, seed) | {"metric": "afa"}
+    panel = {}
+    for name in order:
+        interaction = runs[name][0].get("interaction")
+        if interaction is not None:
+            panel[name] = {k: interaction[k] for k in INTERACTION_KEYS}
+    block["interaction"] = panel
+    return block
