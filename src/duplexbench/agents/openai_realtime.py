@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -96,12 +95,16 @@ class OpenAIRealtimeAgent:
         self._seq = 0
         self._response_id: str | None = None
         self._cancelled: set[str] = set()
+        self._stopped: set[str] = set()
+        """Responses the server stopped whose SpeechCancelled has been passed on."""
         self._calls_seen: set[str] = set()
         self._response_calls: list[str] = []
         self._awaiting: set[str] = set()
         self._continue = False
         self._playing: deque[list[Any]] = deque()  # [item id, samples handed over], in order
         self._playback_end = 0.0
+        self._media_s = 0.0
+        """Media time (s) at the end of the last frame sent: the harness's playback clock."""
         self._handlers: dict[str, Callable[[Message], Any]] = {
             rt.SESSION_UPDATED: self._on_session_updated,
             rt.ERROR: self._on_error,
@@ -113,6 +116,7 @@ class OpenAIRealtimeAgent:
             rt.ARGUMENTS_DONE: self._on_call,
             rt.OUTPUT_ITEM_DONE: self._on_item_done,
             rt.RESPONSE_DONE: self._on_response_done,
+            rt.OUTPUT_AUDIO_CLEARED: self._on_audio_cleared,
         }
 
     def __repr__(self) -> str:
@@ -136,6 +140,7 @@ class OpenAIRealtimeAgent:
                 turn_detection=self.options.turn_detection(),
                 transcription_model=self.options.transcription or None,
                 api=self.options.api,
+                item_id=text.item_id if self.options.episode_metadata == "on" else None,
             )
         )
         try:
@@ -151,6 +156,7 @@ class OpenAIRealtimeAgent:
             )
 
     async def send_audio(self, frame: AudioFrame) -> None:
+        self._media_s = frame.t_ms / 1000 + len(frame.samples) / frame.sample_rate
         if self._failed or self._closing:
             return
         stream = self._resamplers.get(frame.sample_rate)
@@ -169,7 +175,7 @@ class OpenAIRealtimeAgent:
         await self._maybe_continue()
 
     def poll(self) -> Sequence[AgentEvent]:
-        now = time.monotonic()
+        now = self._media_s
         events: list[AgentEvent] = []
         while self._inbox:
             event, item = self._inbox.popleft()
@@ -182,7 +188,8 @@ class OpenAIRealtimeAgent:
         return events
 
     def _hand_over(self, item: str | None, samples: int, now: float) -> None:
-        """Model the harness's playback: audio plays in real time once polled."""
+        """Model the harness's playback: audio plays at media speed once polled (media time,
+        not wall time: under `--realtime-speed N` the harness plays N times faster)."""
         self._playback_end = max(self._playback_end, now) + samples / rt.WIRE_RATE
         if self._playing and self._playing[-1][0] == item:
             self._playing[-1][1] += samples
@@ -323,7 +330,9 @@ class OpenAIRealtimeAgent:
 
     async def _on_speech_started(self, message: Message) -> None:
         self._push(SpeechStarted())
-        now = time.monotonic()
+        if self.options.interrupt_response == "off":
+            return  # the server goes on; so does the playback
+        now = self._media_s
         active = self._response_id
         if active is None and self._playback_end <= now:
             return
@@ -345,6 +354,15 @@ class OpenAIRealtimeAgent:
         self._playing.clear()
         self._playback_end = now
 
+    def _on_audio_cleared(self, message: Message) -> None:
+        """The server cleared the output audio buffer (WebRTC clients get this when the agent
+        stops; `serve-agent` sends it too): what is still queued is not played."""
+        rid = str(message.get("response_id") or "")
+        if rid in self._cancelled or rid in self._stopped:
+            return  # our own cancel, or the response.done that stopped it said so already
+        self._stopped.add(rid)
+        self._push(SpeechCancelled())
+
     async def _on_response_done(self, message: Message) -> None:
         response = message.get("response") or {}
         rid = str(response.get("id") or "")
@@ -363,9 +381,10 @@ class OpenAIRealtimeAgent:
         if (
             status == "cancelled"
             and rid not in self._cancelled
-            and self._playback_end > time.monotonic()
+            and self._playback_end > self._media_s
         ):
             self._push(SpeechCancelled())  # the server stopped a response whose audio still plays
+            self._stopped.add(rid)
         self._cancelled.discard(rid)
         if self._response_calls:
             self._response_calls = []

@@ -50,6 +50,7 @@ RESPONSE_CREATED = "response.created"
 RESPONSE_DONE = "response.done"
 OUTPUT_ITEM_ADDED = "response.output_item.added"
 OUTPUT_ITEM_DONE = "response.output_item.done"
+OUTPUT_AUDIO_CLEARED = "output_audio_buffer.cleared"
 CONTENT_PART_ADDED = "response.content_part.added"
 CONTENT_PART_DONE = "response.content_part.done"
 AUDIO_DELTA = "response.output_audio.delta"
@@ -113,9 +114,12 @@ IGNORED_SERVER_EVENTS = frozenset(
         "rate_limits.updated",
         "output_audio_buffer.started",
         "output_audio_buffer.stopped",
-        "output_audio_buffer.cleared",
     )
 )
+
+
+EPISODE_ITEM_KEY = "duplexbench_item"
+"""Key of the item id in `session.tracing.metadata` (`episode_metadata=on`)."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +137,13 @@ class RealtimeOptions:
     vad_silence_ms: int = 500
     connect_timeout: float = 10.0
     max_inbox: int = 10_000
+    interrupt_response: str = "on"
+    """`off`: the server's VAD does not stop the agent's answer when the caller speaks (nor
+    does the adapter stop its playback): the agent alone decides whether to yield."""
+    episode_metadata: str = "off"
+    """`on`: `session.tracing.metadata` names the episode's item (`duplexbench_item`), for a
+    privileged test agent behind `serve-agent --suite` (never for an agent under test:
+    an agent that knows the item id can look its answers up)."""
 
     @classmethod
     def from_spec(cls, spec: AgentSpec) -> RealtimeOptions:
@@ -162,8 +173,9 @@ class RealtimeOptions:
     def validate(self) -> None:
         if self.api not in ("ga", "beta"):
             raise ValueError(f"openai-realtime: api must be 'ga' or 'beta', got {self.api!r}")
-        if self.voice_check not in ("on", "off"):
-            raise ValueError("openai-realtime: voice_check must be 'on' or 'off'")
+        for name in ("voice_check", "interrupt_response", "episode_metadata"):
+            if getattr(self, name) not in ("on", "off"):
+                raise ValueError(f"openai-realtime: {name} must be 'on' or 'off'")
         if self.voice_check == "on" and self.voice not in KNOWN_VOICES:
             raise ValueError(
                 f"openai-realtime: unknown voice {self.voice!r} (the service would silently "
@@ -211,7 +223,7 @@ class RealtimeOptions:
             "prefix_padding_ms": 300,
             "silence_duration_ms": self.vad_silence_ms,
             "create_response": True,
-            "interrupt_response": True,
+            "interrupt_response": self.interrupt_response == "on",
         }
 
 
@@ -301,14 +313,21 @@ def session_update(
     turn_detection: Message,
     transcription_model: str | None = None,
     api: str = "ga",
+    item_id: str | None = None,
 ) -> Message:
-    """`session.update` for PCM16 24 kHz in and out, server VAD and function tools."""
+    """`session.update` for PCM16 24 kHz in and out, server VAD and function tools
+    (`item_id`: named in `tracing.metadata.duplexbench_item`, see `episode_metadata`)."""
     transcription = {"model": transcription_model} if transcription_model else None
     common: Message = {
         "instructions": instructions,
         "tools": [function_tool(t) for t in tools],
         "tool_choice": "auto",
     }
+    if item_id is not None:
+        common["tracing"] = {
+            "workflow_name": "duplexbench",
+            "metadata": {EPISODE_ITEM_KEY: item_id},
+        }
     session: Message
     if api == "beta":
         session = common | {

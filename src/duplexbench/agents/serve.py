@@ -23,7 +23,7 @@ import inspect
 import json
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from ipaddress import ip_address
@@ -45,10 +45,12 @@ from duplexbench.agents.serve_events import (
     ServerEvents,
     SessionSettings,
 )
+from duplexbench.agents.serve_privileged import HeardCue, served_session
 from duplexbench.agents.transport import Outbox
 from duplexbench.audio.frames import AudioFrame
 from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
 from duplexbench.audio.vad import StreamingVad
+from duplexbench.items.action import ActionItem
 
 Message = rt.Message
 
@@ -66,6 +68,8 @@ class ServeConfig:
     max_session_s: float = 1800.0
     idle_timeout_s: float = 60.0
     speech: SpeechKit | None = None
+    items: Mapping[str, ActionItem] = field(default_factory=dict)
+    """Action items a privileged agent (ideal-floor) may be asked about (`serve_privileged.py`)."""
 
 
 def is_loopback(host: str) -> bool:
@@ -166,6 +170,7 @@ class _Session:
         self.ids = ServerEvents()
         self.agent: StepAgent | None = None
         self.started = False
+        self.cue: HeardCue | None = None
         self.settings = SessionSettings(model=spec.raw)
         self.vad = StreamingVad(hangover_ms=self.settings.silence_ms)
         self.resampler = rt.StreamResampler(rt.WIRE_RATE, SAMPLE_RATE)
@@ -321,6 +326,8 @@ class _Session:
         assert self.agent is not None
         if not self.started:
             text = AgentSession(self.settings.instructions, self.settings.tools, "serve-agent", 0)
+            if self.info.privileged and self.config.items:
+                text, self.cue = served_session(text, self.config.items, self.settings.episode_item)
             self.agent.start(AudioSession(text, self.config.frame_ms, speech=self.config.speech))
             self.started = True
         outcomes: list[tuple[Any, Sequence[AgentEvent]]] = []
@@ -332,7 +339,10 @@ class _Session:
                 end = self.t_ms + self.config.frame_ms
                 speech = (now, end - self.vad.speech_ms if now else end - self.vad.silence_ms)
             results, self.results = self.results, []
-            outcomes.append((speech, self.agent.step(AudioFrame(self.t_ms, samples), results)))
+            frame = AudioFrame(self.t_ms, samples)
+            if self.cue is not None:
+                self.cue.hear(frame)
+            outcomes.append((speech, self.agent.step(frame, results)))
             self.t_ms += self.config.frame_ms
             self.writer.input_ms += self.config.frame_ms
             self.stats.frames += 1

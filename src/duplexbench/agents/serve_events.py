@@ -59,6 +59,8 @@ class SessionSettings:
     tools: tuple[ToolSpec, ...] = ()
     voice: str = "marin"
     turn_detection: Message | None = field(default_factory=lambda: dict(DEFAULT_TURN_DETECTION))
+    episode_item: str | None = None
+    """`tracing.metadata.duplexbench_item` (`serve_privileged.py`)."""
     id: str = field(default_factory=lambda: f"sess_{secrets.token_hex(8)}")
 
     @property
@@ -87,6 +89,10 @@ class SessionSettings:
         self.tools = tools
         self.instructions = str(s.get("instructions", self.instructions))
         self.voice = str(audio_out.get("voice") or s.get("voice") or self.voice)
+        tracing = s.get("tracing")
+        metadata = tracing.get("metadata") if isinstance(tracing, dict) else None
+        if isinstance(metadata, dict) and isinstance(metadata.get(rt.EPISODE_ITEM_KEY), str):
+            self.episode_item = metadata[rt.EPISODE_ITEM_KEY]
         return changed
 
     def tool_dicts(self) -> list[Message]:
@@ -195,6 +201,7 @@ class ResponseWriter:
         self.input_ms = 0
         """User audio heard since the last response (for the usage block)."""
         self.end_calls = 0
+        self.last_response: str | None = None
 
     @property
     def active(self) -> bool:
@@ -215,7 +222,11 @@ class ResponseWriter:
             elif isinstance(event, ResponseDone):
                 await self.finish("completed")
             elif isinstance(event, SpeechCancelled):
+                # the agent stops talking: its audio may all be with the client already, so
+                # also clear the client's output buffer (the GA event WebRTC clients get)
+                last = self.out.id if self.out is not None else self.last_response
                 await self.finish("cancelled")
+                await self.send(rt.OUTPUT_AUDIO_CLEARED, response_id=last)
             elif isinstance(event, EndCall):
                 self.end_calls += 1
             elif isinstance(event, AgentFailure):
@@ -326,6 +337,7 @@ class ResponseWriter:
         out, self.out = self.out, None
         if out is None:
             return
+        self.last_response = out.id
         await self._close_message(out, "completed" if status == "completed" else "incomplete")
         usage = usage_block(self.input_ms, out.audio_samples * 1000 // rt.WIRE_RATE, out.words)
         self.input_ms = 0

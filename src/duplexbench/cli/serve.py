@@ -10,9 +10,13 @@ import click
 
 from duplexbench.agents.serve import RealtimeServer, ServeConfig
 from duplexbench.cli._common import fail
+from duplexbench.items.action import ActionItem
+from duplexbench.items.action_suite import load_action_suite
+from duplexbench.items.errors import ItemError
 from duplexbench.orchestrator.audio_loop import BankSpeech
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.tts import DEFAULT_VOICE
+from duplexbench.suites.package import resolve_suite
 
 
 @click.command("serve-agent")
@@ -30,6 +34,13 @@ from duplexbench.speech.tts import DEFAULT_VOICE
     help="Speech bank lent to the agent (default: $DUPLEXBENCH_SPEECH_CACHE or ~/.cache/...).",
 )
 @click.option("--voice", default=str(DEFAULT_VOICE), show_default=True, help="The agent's voice.")
+@click.option(
+    "--suite",
+    help="Action suite (e.g. actions-v1) for a privileged test agent such as ideal-floor: "
+    "the client names each session's item (openai-realtime option episode_metadata=on) and "
+    "the agent gets that item; the cue onset is heard in the audio. To check that network "
+    "replays give the in-process verdicts (docs/actions.md).",
+)
 def serve_agent_command(
     *,
     agent: str,
@@ -42,6 +53,7 @@ def serve_agent_command(
     idle_timeout_s: float,
     speech_cache: Path | None,
     voice: str,
+    suite: str | None,
 ) -> None:
     """Serve AGENT over the OpenAI Realtime protocol (WebSocket) until Ctrl-C.
 
@@ -59,6 +71,7 @@ def serve_agent_command(
         max_session_s=max_session_s,
         idle_timeout_s=idle_timeout_s,
         speech=BankSpeech(SpeechBank(speech_cache), voice),
+        items=_action_items(suite) if suite else {},
     )
     try:
         server = RealtimeServer(config)
@@ -71,6 +84,14 @@ def serve_agent_command(
         click.echo("stopped", err=True)
     except OSError as exc:
         fail(f"cannot serve on {host}:{port}: {exc}")
+
+
+def _action_items(suite: str) -> dict[str, ActionItem]:
+    try:
+        loaded = load_action_suite(resolve_suite(suite))
+    except ItemError as exc:
+        fail(f"--suite {suite}: {exc}")
+    return {item.id: item for item in loaded.items}
 
 
 async def _serve(server: RealtimeServer) -> None:
