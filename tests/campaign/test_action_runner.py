@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from duplexbench.campaign.execution import ExecutionOptions
+from duplexbench.campaign.plan import CampaignPlan, run_plan
 from duplexbench.campaign.rescore import rescore_run
 from duplexbench.campaign.rundir import read_campaign
 from duplexbench.campaign.runner import RunOptions, run_campaign
@@ -153,3 +155,19 @@ def test_two_conditions_compare_i_and_s_per_action(
     rescored = CliRunner().invoke(main, ["score", str(out), "--json"])
     assert rescored.exit_code == 0, rescored.output
     assert json.loads(rescored.output)["comparison"] == block
+
+
+def test_a_campaign_plan_runs_an_action_suite(suite_dir: tuple[Path, Path], tmp_path: Path) -> None:
+    """Plans go through the family interface too: an action suite under two conditions,
+    compared per action in campaign-summary.json."""
+    suite, _ = suite_dir
+    plan = CampaignPlan(
+        agents=["silent"], suites=[str(suite)], conditions=["clean", "noise"], repetitions=1
+    )
+    summary = run_plan(plan, tmp_path / "c", ExecutionOptions())
+    assert [r["condition"] for r in summary["runs"]] == ["clean", "noise"]
+    assert all(r["family"] == "action" and r["episodes"] == 8 for r in summary["runs"])
+    (comparison,) = summary["comparisons"]
+    assert set(comparison["comparison"]["actions"]) == {
+        "wait", "ignore", "take_turn", "backchannel", "stop", "hold_floor", "recover", "interrupt"
+    }  # fmt: skip

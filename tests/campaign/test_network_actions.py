@@ -3,7 +3,7 @@
 
 One item of each of actions-v1's 24 conditions, its voices swapped for synthetic
 ones fitted to the annotated segment times (fast to render; the annotations stay
-exact), run in process and over the network at 25x.
+exact), run in process and over the network at 10x.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def test_network_replays_give_the_in_process_verdicts(
     with served(suite, bank) as url:
         spec = f"openai-realtime?base_url={url}&episode_metadata=on&interrupt_response=off"
         options = RunOptions(
-            str(suite), spec, repeats=1, speech_cache=bank, out=tmp_path / "b", realtime_speed=25
+            str(suite), spec, repeats=1, speech_cache=bank, out=tmp_path / "b", realtime_speed=10
         )
         network = run_campaign(options)
     for result in (local, network):

@@ -14,6 +14,7 @@ from duplexbench.campaign.execution import ExecutionOptions
 from duplexbench.campaign.plan import CampaignPlan, load_plan, run_plan
 from duplexbench.campaign.rundir import RunDirError
 from duplexbench.cli import main
+from duplexbench.items.errors import ItemError
 
 PLAN = {
     "agents": ["oracle", "noop"],
@@ -66,9 +67,12 @@ def test_bad_plans_are_refused_with_the_field(tmp_path: Path) -> None:
     bad.write_text("agents: [oracle]\nsuites: [workflows-mini]\nconditions: [loud]\n")
     with pytest.raises(ValueError, match="unknown condition 'loud'"):
         load_plan(bad)
-    bad.write_text("agents: [oracle]\nsuites: [actions-v1]\n")
-    with pytest.raises(RunDirError, match="action suite"):
+    bad.write_text("agents: [oracle]\nsuites: [no-such-suite]\n")
+    with pytest.raises(ItemError, match="no such file, folder or built-in suite"):
         load_plan(bad)
+    good = tmp_path / "actions.yaml"  # action suites run in plans too (one family interface)
+    good.write_text("agents: [ideal-floor]\nsuites: [actions-v1]\nconditions: [clean, noise]\n")
+    assert load_plan(good).suites == ["actions-v1"]
 
 
 def test_local_and_ray_backends_give_the_same_scores(tmp_path: Path) -> None:

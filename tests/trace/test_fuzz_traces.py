@@ -16,7 +16,8 @@ Properties:
 - `rescore_run` on a copy of the run with one damaged episode finishes, marks
   that episode as an error ("unreadable trace: ...") when the reader rejects
   it, scores every other episode exactly as before, and never raises; the
-  same through the CLI (`duplexbench score RUN --json --no-write`).
+  same through the CLI (`duplexbench score RUN --json --no-write`), and the
+  same for a run of the other item family (action items, the silent agent).
 
 Cases per target by default: 1000 for `read_events`, 500 for `rescore_run`,
 50 for the CLI (about 20 s for the whole module; roughly one case in ten stays
@@ -32,7 +33,7 @@ import os
 import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +49,12 @@ from duplexbench.campaign.runner import RunOptions, run_campaign
 from duplexbench.campaign.scores import TRACE_PROBLEMS
 from duplexbench.campaign.store_rows import episode_row
 from duplexbench.cli import main
+from duplexbench.items.suite import SuiteManifest
 from duplexbench.scoring.replay_check import is_tampered
+from duplexbench.speech.bank import SpeechBank
+from duplexbench.suites.package import write_suite
 from duplexbench.trace.io import MAX_LINE_BYTES, TraceError, read_events
+from orchestrator.replay_builders import one_per_action
 
 _ENV = os.environ.get("DUPLEXBENCH_FUZZ_EXAMPLES")
 READER_EXAMPLES = int(_ENV) if _ENV else 1000
@@ -107,6 +112,38 @@ def baseline(work_dir: Path) -> dict[tuple[str, int], dict[str, Any]]:
 @pytest.fixture(scope="module")
 def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("fuzz-scratch")
+
+
+@pytest.fixture(scope="module")
+def action_work_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A run of the other family: one action item per action (synthetic voices), the
+    silent agent, clean condition."""
+    root = tmp_path_factory.mktemp("fuzz-actions")
+    items = one_per_action(SpeechBank(root / "bank"))
+    manifest = SuiteManifest(name="fuzz-actions", family="action", version="1")
+    write_suite(root / "suite", manifest, items)
+    options = RunOptions(str(root / "suite"), "silent", repeats=1, speech_cache=root / "bank")
+    run_campaign(replace(options, out=root / "run"))
+    return root / "run"
+
+
+@pytest.fixture(scope="module")
+def action_episodes(action_work_dir: Path) -> list[Episode]:
+    return list(read_campaign(action_work_dir).episodes())
+
+
+@pytest.fixture(scope="module")
+def action_traces(action_work_dir: Path, action_episodes: list[Episode]) -> list[bytes]:
+    return Traces(
+        (action_work_dir / rel / "events.jsonl").read_bytes() for *_, rel in action_episodes
+    )
+
+
+@pytest.fixture(scope="module")
+def action_baseline(action_work_dir: Path) -> dict[tuple[str, int], dict[str, Any]]:
+    result = rescore_run(action_work_dir, write=False)
+    assert not result.problems
+    return {(s.item_id, s.repetition): s.model_dump() for s in result.scores}
 
 
 # -- mutations --------------------------------------------------------------
@@ -409,8 +446,8 @@ def plant_and_rescore(
         elif (score.error or "").startswith(TRACE_PROBLEMS):  # readable, not this one's
             assert score.status == "error"
             assert result.problems == [f"{rel}: {score.error}"]
-        elif is_tampered(score.agent_error):  # a failed episode, named
-            assert score.status == "ok" and score.ws == 0
+        elif is_tampered(score.agent_error):  # a failed workflow episode, named
+            assert score.status == "ok" and getattr(score, "ws", None) == 0
             assert result.problems == [f"{rel}: {score.agent_error}"]
         else:
             assert result.problems == []  # readable: scored, whatever the damage
@@ -442,6 +479,24 @@ def test_rescore_isolates_a_damaged_episode(
     case = data.draw(damaged(traces))
     write = data.draw(st.booleans(), label="write")
     plant_and_rescore(work_dir, episodes, baseline, case.index, case.data, write=write)
+
+
+@fuzz(RESCORE_EXAMPLES // 2)
+@given(data=st.data())
+def test_rescore_isolates_a_damaged_action_episode(
+    data: st.DataObject,
+    action_traces: list[bytes],
+    action_work_dir: Path,
+    action_episodes: list[Episode],
+    action_baseline: dict[tuple[str, int], dict[str, Any]],
+) -> None:
+    """The same property for the action family (one rescore, one header check, one
+    catch-all for both)."""
+    case = data.draw(damaged(action_traces))
+    write = data.draw(st.booleans(), label="write")
+    plant_and_rescore(
+        action_work_dir, action_episodes, action_baseline, case.index, case.data, write=write
+    )
 
 
 @fuzz(CLI_EXAMPLES)

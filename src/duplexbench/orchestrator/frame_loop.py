@@ -24,7 +24,6 @@ step agent may itself call `asyncio.run`); anything else runs under
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Coroutine, Sequence
 from typing import Any, Protocol, TypeVar
 
@@ -180,6 +179,8 @@ def play(side: EpisodeSide[R], link: AgentLink, clock: MediaClock) -> R:
     episode = _play(side, link, clock)
     if link.inline and not clock.paced:
         return _run_inline(episode)
+    import asyncio  # noqa: PLC0415 - only paced or streaming episodes need an event loop
+
     return asyncio.run(episode)
 
 
