@@ -155,6 +155,12 @@ def test_two_conditions_compare_i_and_s_per_action(
     rescored = CliRunner().invoke(main, ["score", str(out), "--json"])
     assert rescored.exit_code == 0, rescored.output
     assert json.loads(rescored.output)["comparison"] == block
+    # the report shows the per-action comparison (a regression: it read it as a workflow one)
+    html = tmp_path / "report.html"
+    report = CliRunner().invoke(main, ["report", str(out), "--html", str(html)])
+    assert report.exit_code == 0, report.output
+    assert "conditions compared per action" in report.output
+    assert "per-item I and S paired across conditions" in html.read_text()
 
 
 def test_a_campaign_plan_runs_an_action_suite(suite_dir: tuple[Path, Path], tmp_path: Path) -> None:

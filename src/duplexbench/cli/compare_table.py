@@ -84,8 +84,8 @@ def print_action_comparison(block: dict[str, Any]) -> None:
     for action, rates in block["actions"].items():
         for label, key in (("I", "immediate"), ("S", "follow_through")):
             c = rates[key]
-            if "not_compared" in c:
-                table.add_row(action, label, "0", *["–"] * len(order), "", c["not_compared"][:40])
+            if "not_compared" in c:  # no item with a value under every condition
+                table.add_row(action, label, "0", *["–"] * len(order), "", "")
                 continue
             retained = ", ".join(_pct(r["ratio"]) for r in c["retention"])
             holm = ", ".join(
@@ -94,4 +94,7 @@ def print_action_comparison(block: dict[str, Any]) -> None:
             cells = [_mean_ci(c["conditions"][n]) for n in order]
             table.add_row(action, label, str(c["tasks"]), *cells, retained, holm)
     Console().print(table)
-    Console().print("* significant after Holm-Bonferroni (alpha 0.05)")
+    Console().print(
+        "items: those with a value under every condition (S: over immediate successes); "
+        "* significant after Holm-Bonferroni (alpha 0.05)"
+    )

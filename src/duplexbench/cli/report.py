@@ -15,9 +15,10 @@ from rich.text import Text
 from duplexbench.campaign.store import StoreError
 from duplexbench.campaign.store_export import export_runs
 from duplexbench.cli._common import PANEL_ROWS, err_console, fail, panel_value, print_json
-from duplexbench.cli.compare_table import print_comparison
+from duplexbench.cli.compare_table import print_action_comparison, print_comparison
 from duplexbench.report.analysis import analyze
 from duplexbench.report.html import write_html
+from duplexbench.report.html_actions import ACTION_METRIC
 
 GATES = ("TS", "PV", "AC", "AV")
 TOP_MISSES = 20
@@ -208,7 +209,11 @@ def print_report(report: dict[str, Any]) -> None:
         console.print(_panel_table(report["interaction"]))
     for comparison in report["comparisons"]:
         console.print(Text(f"{comparison['suite']} · {comparison['agent']}"))
-        print_comparison(comparison["comparison"])
+        block = comparison["comparison"]
+        if block.get("metric") == ACTION_METRIC:
+            print_action_comparison(block)
+        else:
+            print_comparison(block)
 
 
 @click.command("report")

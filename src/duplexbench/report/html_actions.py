@@ -206,8 +206,41 @@ def interaction(rows: list[dict[str, Any]]) -> str:
     )
 
 
+ACTION_METRIC = "immediate_and_follow_through"
+"""The `metric` of an action suite's comparison block (`campaign/action_compare.py`)."""
+
+
+def _action_comparison(c: dict[str, Any]) -> str:
+    """Per action: I and S per condition (95% CI), retention and Holm-adjusted p."""
+    block = c["comparison"]
+    order = block.get("order", [])
+    rows = []
+    for action, rates in sorted(block.get("actions", {}).items()):
+        for label, key in (("I", "immediate"), ("S", "follow_through")):
+            r = rates.get(key, {})
+            if "not_compared" in r:
+                rows.append([action, label, "0", *["–"] * len(order), "", ""])
+                continue
+            cells = [rate(r["conditions"][n]["mean"], r["conditions"][n]["ci95"]) for n in order]
+            retained = ", ".join(
+                "n/a" if x["ratio"] is None else f"{100 * x['ratio']:.1f}%"
+                for x in r.get("retention", [])
+            )
+            holm = ", ".join(
+                f"{t['p_holm']:.3g}{' *' if t['significant'] else ''}" for t in r.get("tests", [])
+            )
+            rows.append([action, label, str(r.get("tasks", 0)), *cells, retained, holm])
+    title = f"{c['suite']} · {c['agent']}: {' → '.join(order)}"
+    source = f"from {c['path']}" if c.get("path") else "computed from the runs"
+    headers = ("action", "rate", "items", *order, "retained", "p (Holm)")
+    note = f"per-item I and S paired across conditions; * significant after Holm; {source}."
+    return sub(title, table(headers, rows), note)
+
+
 def _comparison(c: dict[str, Any]) -> str:
     block = c["comparison"]
+    if block.get("metric") == ACTION_METRIC:
+        return _action_comparison(c)
     order = block.get("order", [])
     retained = {r["to"]: r["ratio"] for r in block.get("retention", [])}
     rows = []
