@@ -20,11 +20,8 @@ message.
 
 from __future__ import annotations
 
-import asyncio
 import base64
-import contextlib
 import re
-from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import quote
@@ -33,8 +30,6 @@ import numpy as np
 
 from duplexbench.agents.audio_protocol import AudioSession
 from duplexbench.agents.events import (
-    AgentEvent,
-    AgentFailure,
     AudioDelta,
     ResponseDone,
     SpeechCancelled,
@@ -42,20 +37,16 @@ from duplexbench.agents.events import (
     ToolCallRequest,
     TranscriptDelta,
     UsageDelta,
-    clip_reason,
     token_count,
 )
 from duplexbench.agents.protocol import ToolResultMessage, ToolSpec
 from duplexbench.agents.registry import AgentSpec, Channel, register_agent
-from duplexbench.agents.secrets import api_key, redact
+from duplexbench.agents.secrets import api_key
 from duplexbench.agents.transport import (
-    ConnectionNotOpened,
     Message,
     Transport,
-    TransportClosed,
-    TransportError,
-    WebSocketTransport,
 )
+from duplexbench.agents.ws_session import Connector, WebSocketSession
 from duplexbench.audio.frames import AudioFrame
 from duplexbench.audio.pcm import AudioFormatError, pcm16_bytes_to_array, resample
 
@@ -69,7 +60,6 @@ OUTPUT_RATE = 24_000
 AUDIO_RATES = range(8_000, 48_001)
 """Output audio rates accepted from the provider (`audio/pcm;rate=N`); others fail."""
 _RATE = re.compile(r"rate=(\d+)")
-Connector = Callable[[str, dict[str, str]], Awaitable[Transport]]
 OPTIONS = (
     "voice",
     "base_url",
@@ -176,7 +166,7 @@ def _usage(meta: dict[str, Any]) -> UsageDelta:
     )
 
 
-class GeminiLiveAgent:
+class GeminiLiveAgent(WebSocketSession):
     """A `StreamingAgent` speaking the Gemini Live protocol.
 
     `transport` (tests, local servers) is used as given; otherwise `connector`
@@ -190,14 +180,8 @@ class GeminiLiveAgent:
         transport: Transport | None = None,
         connector: Connector | None = None,
     ) -> None:
+        super().__init__(transport, connector)
         self.config = config or GeminiLiveConfig()
-        self._transport = transport
-        self._connector = connector or _websocket
-        self._key: str | None = None
-        self._events: list[AgentEvent] = []
-        self._reader: asyncio.Task[None] | None = None
-        self._failed = False
-        self._closing = False
         self._cancelled: set[str] = set()
         self._calls = 0
 
@@ -209,118 +193,46 @@ class GeminiLiveAgent:
 
     # ------------------------------------------------------------ streaming API
 
+    name = "gemini-live"
+
     async def connect(self, session: AudioSession) -> None:
-        try:
-            if self._transport is None:
-                self._key = api_key(self.config.api_key_env)
-                url, headers = self._endpoint(self._key)
-                self._transport = await self._connector(url, headers)
-            await self._transport.send(setup_message(self.config, session))
-            if await self._await_setup():
-                self._reader = asyncio.create_task(self._read())
-        except ConnectionNotOpened:
-            raise  # nothing reached the agent: the harness's error (docs/metrics.md)
-        except (TransportClosed, TransportError, OSError) as exc:
-            self._fail(f"cannot start the session: {exc}")
+        first = setup_message(self.config, session)
+        timeout = self.config.setup_timeout_s
+        await self.open_session(first, lambda m: "setupComplete" in m, "setupComplete", timeout)
 
     async def send_audio(self, frame: AudioFrame) -> None:
-        if self._failed or self._transport is None or self._reader is None:
+        if not self.ready:
             return
         pcm = frame.samples
         if frame.sample_rate != INPUT_RATE:
             pcm = resample(pcm, frame.sample_rate, INPUT_RATE)
         data = base64.b64encode(pcm.astype("<i2").tobytes()).decode("ascii")
         audio = {"data": data, "mimeType": f"audio/pcm;rate={INPUT_RATE}"}
-        await self._send({"realtimeInput": {"audio": audio}})
+        await self.send({"realtimeInput": {"audio": audio}})
 
     async def send_tool_result(self, result: ToolResultMessage) -> None:
         if self._failed or self._transport is None or result.call_id in self._cancelled:
             return
         response = {"id": result.call_id, "name": result.name, "response": result.output}
-        await self._send({"toolResponse": {"functionResponses": [response]}})
-
-    def poll(self) -> Sequence[AgentEvent]:
-        events, self._events = self._events, []
-        return events
-
-    async def close(self) -> None:
-        self._closing = True
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
-            self._reader = None
-        if self._transport is not None:
-            with contextlib.suppress(Exception):
-                await self._transport.close()
+        await self.send({"toolResponse": {"functionResponses": [response]}})
 
     # ------------------------------------------------------------ internals
 
-    def _endpoint(self, key: str) -> tuple[str, dict[str, str]]:
+    def endpoint(self) -> tuple[str, dict[str, str]]:
+        key = self._key = api_key(self.config.api_key_env)
         if self.config.auth == "header":
             return self.config.base_url, {"x-goog-api-key": key}
         sep = "&" if "?" in self.config.base_url else "?"
         return f"{self.config.base_url}{sep}key={quote(key, safe='')}", {}
 
-    def _fail(self, reason: str) -> None:
-        if not self._failed:
-            self._failed = True
-            text = clip_reason(redact(f"gemini-live: {reason}", [self._key]))
-            self._events.append(AgentFailure(text))
-
-    async def _send(self, message: Message) -> None:
-        assert self._transport is not None
-        try:
-            await self._transport.send(message)
-        except (TransportClosed, TransportError, OSError) as exc:
-            self._fail(f"connection lost: {exc}")
-
-    async def _await_setup(self) -> bool:
-        """Wait for `setupComplete`; anything else that arrives first is handled."""
-        assert self._transport is not None
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.config.setup_timeout_s
-        while not self._failed:
-            left = deadline - loop.time()
-            if left <= 0:
-                break
-            message = await self._transport.recv(timeout=left)
-            if message is None:
-                continue
-            if "setupComplete" in message:
-                return True
-            self._handle(message)
-        if not self._failed:
-            self._fail(f"no setupComplete within {self.config.setup_timeout_s:g} s")
-        return False
-
-    async def _read(self) -> None:
-        assert self._transport is not None
-        while not self._failed:
-            try:
-                message = await self._transport.recv(timeout=None)
-            except (TransportClosed, TransportError, OSError) as exc:
-                if not self._closing:
-                    self._fail(f"connection lost: {exc}")
-                return
-            if message is not None:
-                self._handle(message)
-
-    def _handle(self, message: Message) -> None:
-        """Turn one server message into events; one that cannot be read fails the session."""
-        try:
-            self._handle_fields(message)
-        except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
-            self._fail(f"malformed message from the provider: {type(exc).__name__}: {exc}")
-
-    def _handle_fields(self, message: Message) -> None:
+    def on_message(self, message: Message) -> None:
         if "error" in message:
             error = message["error"]
             if isinstance(error, dict):
                 status = error.get("status") or error.get("code") or "error"
-                self._fail(f"provider error {status}: {error.get('message', '')}")
+                self.fail(f"provider error {status}: {error.get('message', '')}")
             else:
-                self._fail(f"provider error: {error}")
+                self.fail(f"provider error: {error}")
             return
         content = message.get("serverContent")
         if isinstance(content, dict):
@@ -339,7 +251,7 @@ class GeminiLiveAgent:
         if "goAway" in message:
             away = message["goAway"]
             left = away.get("timeLeft", "?") if isinstance(away, dict) else "?"
-            self._fail(f"the server is ending the session (goAway, time left {left})")
+            self.fail(f"the server is ending the session (goAway, time left {left})")
 
     def _content(self, content: dict[str, Any]) -> None:
         if content.get("interrupted"):
@@ -363,12 +275,12 @@ class GeminiLiveAgent:
         data = inline.get("data", "")
         if rate not in AUDIO_RATES or not isinstance(data, str):
             what = f"rate {digits[:12]} Hz" if rate not in AUDIO_RATES else "non-string data"
-            self._fail(f"bad audio from the provider: {what}")
+            self.fail(f"bad audio from the provider: {what}")
             return
         try:
             pcm = pcm16_bytes_to_array(base64.b64decode(data, validate=True))
         except (ValueError, AudioFormatError) as exc:
-            self._fail(f"bad audio from the provider: {exc}")
+            self.fail(f"bad audio from the provider: {exc}")
             return
         if pcm.size:
             self._events.append(AudioDelta(np.asarray(pcm, dtype=np.int16), rate))
@@ -383,10 +295,6 @@ class GeminiLiveAgent:
             self._events.append(
                 ToolCallRequest(str(call["name"]), args if args is not None else {}, call_id)
             )
-
-
-async def _websocket(url: str, headers: dict[str, str]) -> Transport:
-    return await WebSocketTransport.connect(url, headers)
 
 
 @register_agent(

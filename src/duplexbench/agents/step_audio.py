@@ -29,11 +29,8 @@ or a dropped connection; failure reasons are cut to 1000 characters.
 
 from __future__ import annotations
 
-import asyncio
 import base64
-import contextlib
 import json
-from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import quote
@@ -43,8 +40,6 @@ import soxr
 
 from duplexbench.agents.audio_protocol import AudioSession
 from duplexbench.agents.events import (
-    AgentEvent,
-    AgentFailure,
     AudioDelta,
     ResponseDone,
     SpeechCancelled,
@@ -53,20 +48,16 @@ from duplexbench.agents.events import (
     ToolCallRequest,
     TranscriptDelta,
     UsageDelta,
-    clip_reason,
     token_count,
 )
 from duplexbench.agents.protocol import ToolResultMessage, ToolSpec
 from duplexbench.agents.registry import AgentSpec, Channel, register_agent
-from duplexbench.agents.secrets import api_key, redact
+from duplexbench.agents.secrets import api_key
 from duplexbench.agents.transport import (
-    ConnectionNotOpened,
     Message,
     Transport,
-    TransportClosed,
-    TransportError,
-    WebSocketTransport,
 )
+from duplexbench.agents.ws_session import Connector, WebSocketSession
 from duplexbench.audio.frames import AudioFrame
 from duplexbench.audio.pcm import AudioFormatError, pcm16_bytes_to_array
 
@@ -75,7 +66,6 @@ DEFAULT_MODEL = "step-audio-2"
 DEFAULT_VOICE = "qingchunshaonv"
 STEP_RATE = 24_000
 BENIGN_ERRORS = frozenset({"response_cancel_not_active"})
-Connector = Callable[[str, dict[str, str]], Awaitable[Transport]]
 OPTIONS = ("voice", "base_url", "api_key_env", "setup_timeout", "temperature", "tool_format")
 
 
@@ -158,7 +148,7 @@ def _arguments(raw: Any) -> Any:
         return raw  # the workbench rejects it and tells the model
 
 
-class StepAudioAgent:
+class StepAudioAgent(WebSocketSession):
     """A `StreamingAgent` speaking StepFun's realtime protocol."""
 
     def __init__(
@@ -168,13 +158,8 @@ class StepAudioAgent:
         transport: Transport | None = None,
         connector: Connector | None = None,
     ) -> None:
+        super().__init__(transport, connector)
         self.config = config or StepAudioConfig()
-        self._transport = transport
-        self._connector = connector or _websocket
-        self._key: str | None = None
-        self._events: list[AgentEvent] = []
-        self._reader: asyncio.Task[None] | None = None
-        self._failed = self._closing = False
         self._active = False  # a response is in progress
         self._outstanding: set[str] = set()  # tool calls awaiting their result
         self._seen: set[str] = set()
@@ -189,24 +174,21 @@ class StepAudioAgent:
 
     # ------------------------------------------------------------ streaming API
 
+    name = "step-audio"
+
     async def connect(self, session: AudioSession) -> None:
-        try:
-            if self._transport is None:
-                self._key = api_key(self.config.api_key_env)
-                sep = "&" if "?" in self.config.base_url else "?"
-                url = f"{self.config.base_url}{sep}model={quote(self.config.model, safe='')}"
-                headers = {"Authorization": f"Bearer {self._key}"}
-                self._transport = await self._connector(url, headers)
-            await self._transport.send(session_update(self.config, session))
-            if await self._await_session():
-                self._reader = asyncio.create_task(self._read())
-        except ConnectionNotOpened:
-            raise  # nothing reached the agent: the harness's error (docs/metrics.md)
-        except (TransportClosed, TransportError, OSError) as exc:
-            self._fail(f"cannot start the session: {exc}")
+        first = session_update(self.config, session)
+        timeout = self.config.setup_timeout_s
+        await self.open_session(first, _session_updated, "session.updated", timeout)
+
+    def endpoint(self) -> tuple[str, dict[str, str]]:
+        self._key = api_key(self.config.api_key_env)
+        sep = "&" if "?" in self.config.base_url else "?"
+        url = f"{self.config.base_url}{sep}model={quote(self.config.model, safe='')}"
+        return url, {"Authorization": f"Bearer {self._key}"}
 
     async def send_audio(self, frame: AudioFrame) -> None:
-        if self._failed or self._transport is None or self._reader is None:
+        if not self.ready:
             return
         pcm = frame.samples
         if frame.sample_rate != STEP_RATE:
@@ -217,7 +199,7 @@ class StepAudioAgent:
             pcm = self._resampler.resample_chunk(np.asarray(pcm, dtype=np.int16))
         if len(pcm):
             data = base64.b64encode(np.asarray(pcm).astype("<i2").tobytes()).decode("ascii")
-            await self._send({"type": "input_audio_buffer.append", "audio": data})
+            await self.send({"type": "input_audio_buffer.append", "audio": data})
 
     async def send_tool_result(self, result: ToolResultMessage) -> None:
         if self._failed or self._transport is None:
@@ -227,87 +209,24 @@ class StepAudioAgent:
             "call_id": result.call_id,
             "output": json.dumps(result.output),
         }
-        await self._send({"type": "conversation.item.create", "item": item})
+        await self.send({"type": "conversation.item.create", "item": item})
         self._outstanding.discard(result.call_id)
         self._continue = True
         await self._maybe_continue()
 
-    def poll(self) -> Sequence[AgentEvent]:
-        events, self._events = self._events, []
-        return events
-
-    async def close(self) -> None:
-        self._closing = True
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
-            self._reader = None
-        if self._transport is not None:
-            with contextlib.suppress(Exception):
-                await self._transport.close()
-
     # ------------------------------------------------------------ internals
-
-    def _fail(self, reason: str) -> None:
-        if not self._failed:
-            self._failed = True
-            text = clip_reason(redact(f"step-audio: {reason}", [self._key]))
-            self._events.append(AgentFailure(text))
-
-    async def _send(self, message: Message) -> None:
-        assert self._transport is not None
-        try:
-            await self._transport.send(message)
-        except (TransportClosed, TransportError, OSError) as exc:
-            self._fail(f"connection lost: {exc}")
 
     async def _maybe_continue(self) -> None:
         """After tool results: one `response.create` once no call or response is pending."""
         if self._continue and not self._outstanding and not self._active and not self._failed:
             self._continue = False
-            await self._send({"type": "response.create"})
+            await self.send({"type": "response.create"})
 
-    async def _await_session(self) -> bool:
-        """Wait for `session.updated` (the answer to our `session.update`)."""
-        assert self._transport is not None
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.config.setup_timeout_s
-        while not self._failed:
-            left = deadline - loop.time()
-            if left <= 0:
-                break
-            message = await self._transport.recv(timeout=left)
-            if message is None:
-                continue
-            if message.get("type") == "session.updated":
-                return True
-            await self._handle(message)
-        if not self._failed:
-            self._fail(f"no session.updated within {self.config.setup_timeout_s:g} s")
-        return False
+    def malformed(self, message: Message, exc: Exception) -> str:
+        kind = str(message.get("type"))[:60]
+        return f"malformed {kind} event: {type(exc).__name__}: {exc}"
 
-    async def _read(self) -> None:
-        assert self._transport is not None
-        while not self._failed:
-            try:
-                message = await self._transport.recv(timeout=None)
-            except (TransportClosed, TransportError, OSError) as exc:
-                if not self._closing:
-                    self._fail(f"connection lost: {exc}")
-                return
-            if message is not None:
-                await self._handle(message)
-
-    async def _handle(self, message: Message) -> None:
-        """Turn one server event into events; one that cannot be read fails the session."""
-        try:
-            await self._handle_fields(message)
-        except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
-            kind = str(message.get("type"))[:60]
-            self._fail(f"malformed {kind} event: {type(exc).__name__}: {exc}")
-
-    async def _handle_fields(self, message: Message) -> None:
+    async def on_message(self, message: Message) -> None:
         kind = message.get("type")
         if kind == "response.created":
             self._active = True
@@ -318,7 +237,7 @@ class StepAudioAgent:
         elif kind == "input_audio_buffer.speech_started":
             self._events += [SpeechStarted(), SpeechCancelled()]
             if self._active:
-                await self._send({"type": "response.cancel"})
+                await self.send({"type": "response.cancel"})
         elif kind == "input_audio_buffer.speech_stopped":
             self._events.append(SpeechStopped())
         elif kind == "response.function_call_arguments.done":
@@ -334,7 +253,7 @@ class StepAudioAgent:
             error = error if isinstance(error, dict) else {"message": str(error)}
             if str(error.get("code")) not in BENIGN_ERRORS:
                 code = error.get("code") or error.get("type") or "error"
-                self._fail(f"provider error {code}: {error.get('message', '')}")
+                self.fail(f"provider error {code}: {error.get('message', '')}")
 
     async def _done(self, response: Any) -> None:
         self._active = False
@@ -346,19 +265,19 @@ class StepAudioAgent:
             details = response.get("status_details") or {}
             error = details.get("error") if isinstance(details, dict) else None
             message = error.get("message") if isinstance(error, dict) else details
-            self._fail(f"response failed: {message}")
+            self.fail(f"response failed: {message}")
             return
         self._events.append(ResponseDone())
         await self._maybe_continue()
 
     def _audio(self, delta: Any) -> None:
         if not isinstance(delta, str):
-            self._fail(f"bad audio from the provider: a delta of type {type(delta).__name__}")
+            self.fail(f"bad audio from the provider: a delta of type {type(delta).__name__}")
             return
         try:
             pcm = pcm16_bytes_to_array(base64.b64decode(delta, validate=True))
         except (ValueError, AudioFormatError) as exc:
-            self._fail(f"bad audio from the provider: {exc}")
+            self.fail(f"bad audio from the provider: {exc}")
             return
         if pcm.size:
             self._events.append(AudioDelta(pcm, STEP_RATE))
@@ -371,8 +290,8 @@ class StepAudioAgent:
         self._events.append(ToolCallRequest(str(name), _arguments(arguments), str(call_id)))
 
 
-async def _websocket(url: str, headers: dict[str, str]) -> Transport:
-    return await WebSocketTransport.connect(url, headers)
+def _session_updated(message: Message) -> bool:
+    return message.get("type") == "session.updated"
 
 
 @register_agent(
