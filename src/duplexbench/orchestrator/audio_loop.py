@@ -155,10 +155,17 @@ class AudioEpisode(EpisodeCore):
         self.floor.decide_interrupt = self.line.decider(self.item.user.goal, lambda: self.now)
         self.playback = Playback(self.config.max_buffer_ms)
         self.ear = StreamingVad(sample_rate=SAMPLE_RATE)
-        self.hearing = Hearing(self)
         frames = -(-self.config.time_limit_ms // self.config.frame_ms)
         self.ch0 = FrameTape(self.n, frames)
         self.ch1 = FrameTape(self.n, frames)
+        self.hearing = Hearing(
+            self.recorder,
+            self.observer,
+            self,
+            frame_ms=self.config.frame_ms,
+            asr=self.config.asr,
+            delivered=self.ch1.samples,
+        )
         self.results: list[ToolResultMessage] = []
         self.hung_up = False
         self.tools_since: list[str] = []
@@ -406,5 +413,9 @@ class AudioEpisode(EpisodeCore):
 
     def _finish_audio(self, line: Int16Array | None) -> tuple[Int16Array, Int16Array]:
         user, agent = self.ch0.samples(), self.ch1.samples()
-        derive_floor_events(self, user, agent, line)
+        frame_ms = self.config.frame_ms
+        channels = (user, agent)
+        derive_floor_events(
+            self.recorder, self.item, channels, t=self.now, frame_ms=frame_ms, line=line
+        )
         return user, agent

@@ -15,10 +15,9 @@ agent's last speech in that utterance (stop latency), and what the agent did
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, sha256_pcm
 from duplexbench.audio.vad import Segment, segments
+from duplexbench.items.workflow import WorkflowItem
 from duplexbench.trace.events import (
     AgentUtterance,
     DuplexEventFired,
@@ -33,9 +32,7 @@ from duplexbench.trace.events import (
     UserUtterance,
 )
 from duplexbench.trace.floor import barge_in_outcome, turn_at
-
-if TYPE_CHECKING:
-    from duplexbench.orchestrator.audio_loop import AudioEpisode
+from duplexbench.trace.io import Recorder
 
 DEFAULT_MAX_STOP_MS = 2000
 ONSET_SLACK_MS = 500
@@ -43,17 +40,17 @@ ONSET_SLACK_MS = 500
 
 
 def _onsets(
-    ep: AudioEpisode, users: list[Segment], ends: dict[str, int] | None = None
+    rec: Recorder, users: list[Segment], ends: dict[str, int] | None = None
 ) -> dict[str, int]:
     """Speech onset (ms) of each barge-in event's utterance (and, into `ends`, the
     utterance's end)."""
     onsets: dict[str, int] = {}
     barge_ins = {
         e.data.event_id
-        for e in ep.recorder.events
+        for e in rec.events
         if isinstance(e, DuplexEventFired) and e.data.delivery == "barge_in"
     }
-    for event in ep.recorder.events:
+    for event in rec.events:
         if not isinstance(event, UserUtterance):
             continue
         for plan_id in event.data.plan_ids:
@@ -74,16 +71,22 @@ def _onsets(
 
 
 def derive_floor_events(
-    ep: AudioEpisode, user: Int16Array, agent: Int16Array, line: Int16Array | None = None
+    rec: Recorder,
+    item: WorkflowItem,
+    channels: tuple[Int16Array, Int16Array],
+    *,
+    t: int,
+    frame_ms: int,
+    line: Int16Array | None = None,
 ) -> None:
-    t = ep.now
-    rec = ep.recorder
+    """Append the floor events of a finished call to `rec`, stamped at `t` (the end)."""
+    user, agent = channels
     rec.emit(
         EpisodeAudio,
         t,
         EpisodeAudioData(
             sample_rate=SAMPLE_RATE,
-            frame_ms=ep.config.frame_ms,
+            frame_ms=frame_ms,
             duration_ms=len(user) * 1000 // SAMPLE_RATE,
             user_sha256=sha256_pcm(user),
             agent_sha256=sha256_pcm(agent),
@@ -97,7 +100,7 @@ def derive_floor_events(
             data = FloorSegmentData(channel=channel, start_ms=s.start_ms, end_ms=s.end_ms)
             rec.emit(FloorSegment, t, data)
     ends: dict[str, int] = {}
-    onsets = _onsets(ep, users, ends)
+    onsets = _onsets(rec, users, ends)
     for u in users:
         for a in agents:
             start, end = max(u.start_ms, a.start_ms), min(u.end_ms, a.end_ms)
@@ -114,8 +117,8 @@ def derive_floor_events(
                 start_ms=start, end_ms=end, initiator=initiator, barge_in=cause
             )
             rec.emit(FloorOverlap, t, data2)
-    events = {e.id: e for e in ep.item.user.events}
-    turns = [e.data for e in ep.recorder.events if isinstance(e, AgentUtterance)]
+    events = {e.id: e for e in item.user.events}
+    turns = [e.data for e in rec.events if isinstance(e, AgentUtterance)]
     for event_id, onset in sorted(onsets.items(), key=lambda kv: kv[1]):
         if events[event_id].expected_floor_action != "yield":
             continue  # a backchannel asks the agent to keep talking: not a barge-in to yield to

@@ -7,9 +7,10 @@ whole sentence, so an act is noticed as soon as it is heard and never before.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
-from duplexbench.audio.pcm import SAMPLE_RATE
+from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
 from duplexbench.orchestrator.playback import Delivered
 from duplexbench.speech.asr import get_asr
 from duplexbench.trace.events import (
@@ -20,10 +21,8 @@ from duplexbench.trace.events import (
     AgentUtterance,
     AgentUtteranceData,
 )
+from duplexbench.trace.io import Recorder
 from duplexbench.users.floor import Listening
-
-if TYPE_CHECKING:
-    from duplexbench.orchestrator.audio_loop import AudioEpisode
 
 _SENTENCE_END = (".", "?", "!")
 _CLAUSE_END = (",", ";", ":")
@@ -60,9 +59,32 @@ _QUESTION_OPENERS = frozenset(
 """A sentence starting with one of these is read as a question while it is spoken."""
 
 
+class Listener(Protocol):
+    """Who acts on what the user hears (the episode: the policy and barge-in timing)."""
+
+    def heard_acts(self, acts: list[str], t: int) -> None: ...
+
+    def check_barge_ins(self, t: int) -> None: ...
+
+
+class SentenceReader(Protocol):
+    def sentence_acts(self, raw: str, before: Sequence[str] = ()) -> list[str]: ...
+
+
 class Hearing:
-    def __init__(self, episode: AudioEpisode) -> None:
-        self.ep = episode
+    def __init__(
+        self,
+        recorder: Recorder,
+        observer: SentenceReader,
+        listener: Listener,
+        *,
+        frame_ms: int,
+        asr: str | None,
+        delivered: Callable[[int, int], Int16Array],
+    ) -> None:
+        """`delivered(first, end)`: the agent channel's frames [first, end) as played."""
+        self.recorder, self.observer, self.listener = recorder, observer, listener
+        self.frame_ms, self.asr, self.delivered = frame_ms, asr, delivered
         self.acts_since: list[str] = []
         self.heard_since: list[str] = []
         self.sentences = 0
@@ -91,15 +113,15 @@ class Hearing:
     def add_acts(self, acts: list[str], t: int, text: str = "") -> None:
         if not acts:
             return
-        self.ep.recorder.emit(AgentActs, t, AgentActsData(acts=acts, text=text))
-        self.ep.heard_acts(acts, t)
+        self.recorder.emit(AgentActs, t, AgentActsData(acts=acts, text=text))
+        self.listener.heard_acts(acts, t)
         self.acts_since += acts
 
     def frame(self, delivered: Delivered, t: int, idle: bool) -> None:
         if delivered.active:
             if self._start is None:
                 self._start = t
-            self._end = t + self.ep.config.frame_ms
+            self._end = t + self.frame_ms
         new_acts = False
         for word in delivered.words:
             self._words.append(word.word)
@@ -109,13 +131,13 @@ class Hearing:
             elif word.word.endswith(_CLAUSE_END):
                 new_acts |= self._observe(word.t_ms, final=False)
         if new_acts:
-            self.ep.check_barge_ins(self.ep.recorder.events[-1].t_ms)
+            self.listener.check_barge_ins(self.recorder.events[-1].t_ms)
         if idle and self._start is not None:
             self._close(t, truncated=False)
 
     def _observe(self, t: int, final: bool) -> bool:
         text = " ".join(self._sentence)
-        acts = self.ep.observer.sentence_acts(text, self._said)
+        acts = self.observer.sentence_acts(text, self._said)
         acts = [a for a in acts if a not in self._sentence_acts]
         self._sentence_acts += acts
         self.add_acts(acts, t, text)
@@ -131,9 +153,8 @@ class Hearing:
 
         The user reacts to those words only after the utterance (conservative).
         """
-        asr = get_asr(self.ep.config.asr or "whisper")
-        frame = self.ep.config.frame_ms
-        delivered = self.ep.ch1.samples(start // frame, end // frame)
+        asr = get_asr(self.asr or "whisper")
+        delivered = self.delivered(start // self.frame_ms, end // self.frame_ms)
         return asr.transcribe(delivered).text.split()
 
     def cut(self, t: int, dropped_samples: int, unheard: str, cancelled: bool = False) -> None:
@@ -142,7 +163,7 @@ class Hearing:
         dropped_ms = dropped_samples * 1000 // SAMPLE_RATE
         if dropped_ms or unheard:
             data = AgentTruncatedData(dropped_ms=dropped_ms, unheard_text=unheard)
-            self.ep.recorder.emit(AgentTruncated, t, data)
+            self.recorder.emit(AgentTruncated, t, data)
         if self._start is not None:
             self._close(t, truncated=bool(dropped_ms or unheard), cancelled=cancelled)
 
@@ -153,7 +174,7 @@ class Hearing:
     def _close(self, t: int, truncated: bool, cancelled: bool = False) -> None:
         assert self._start is not None
         transcribed = False
-        if not self._words and self.ep.config.asr is not None:
+        if not self._words and self.asr is not None:
             self._words = self._transcribe(self._start, self._end)
             self._sentence = list(self._words)
             transcribed = bool(self._words)
@@ -167,5 +188,5 @@ class Hearing:
             cancelled=cancelled,
             transcribed=transcribed,
         )
-        self.ep.recorder.emit(AgentUtterance, max(t, self._end), data)
+        self.recorder.emit(AgentUtterance, max(t, self._end), data)
         self._start, self._words, self._said = None, [], []
