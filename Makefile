@@ -40,6 +40,7 @@ bench: install
 	$(BIN)/python benchmarks/run.py
 	taskset -c 0 $(BIN)/python benchmarks/audio.py
 	taskset -c 0 $(BIN)/python benchmarks/suite.py
+	$(BIN)/python benchmarks/engine.py --repeats 1 $(if $(AGAINST),--against $(AGAINST))
 	taskset -c 0 $(BIN)/python benchmarks/effects.py
 	taskset -c 0 $(BIN)/python benchmarks/observer.py
 	$(BIN)/python benchmarks/campaign.py

@@ -159,8 +159,10 @@ def run_command(
     Writes a run directory (traces, scores, summary.json) and prints the
     scorecard. Workflow suites: Pass@1, Pass@k, Reliable@k and AFA with 95%
     bootstrap intervals, and the four Workflow Success gates. Action suites
-    (e.g. actions-v1, audio conditions only): per action the immediate-
-    execution rate I and the follow-through rate S, with timing diagnostics.
+    (e.g. actions-v1; audio conditions: line effects and personas apply to a
+    replay, docs/actions.md): per action the immediate-execution rate I and
+    the follow-through rate S, with timing diagnostics. Local and network
+    agents run either family.
     An episode the agent ended with an error (it raised, disconnected, sent
     garbage, flooded or stalled) is scored as a failure and counted as an
     agent error; a harness error (TTS, ASR, storage, judge, a connection that
