@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -39,7 +40,7 @@ async def websocket(url: str, headers: dict[str, str]) -> Transport:
     return await WebSocketTransport.connect(url, headers)
 
 
-class WebSocketSession:
+class WebSocketSession(ABC):
     """The connection side of a streaming agent (module docstring)."""
 
     name = "agent"
@@ -56,13 +57,13 @@ class WebSocketSession:
 
     # ------------------------------------------------------------ for subclasses
 
+    @abstractmethod
     def endpoint(self) -> tuple[str, dict[str, str]]:
         """The URL and headers to open (read the key into `self._key` first)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def on_message(self, message: Message) -> Awaitable[None] | None:
         """Turn one server message into events (may be a coroutine function)."""
-        raise NotImplementedError
 
     def malformed(self, message: Message, exc: Exception) -> str:
         """The failure text for a message whose fields could not be read."""
