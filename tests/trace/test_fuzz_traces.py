@@ -651,3 +651,19 @@ def test_regression_numbers_sqlite_cannot_hold_are_left_out_of_the_index() -> No
     data = {"item_id": "i", "repetition": 10**30, "termination_ms": 10**400, "afa": None}
     row = episode_row(run, "episodes/a/c/i/r0", data, "{}", None)
     assert row["repetition"] == 0 and row["termination_ms"] is None
+
+
+def test_regression_an_inverted_floor_segment_is_one_unscorable_episode(
+    action_work_dir: Path,
+    action_episodes: list[Episode],
+    action_baseline: dict[tuple[str, int], dict[str, Any]],
+) -> None:
+    """Found by the action fuzzer: a readable trace whose floor segment ends before it
+    starts crashed the run's summary instead of failing that one episode."""
+    _, _, rel = action_episodes[0]
+    lines = (action_work_dir / rel / "events.jsonl").read_bytes().splitlines(keepends=True)
+    index = next(i for i, line in enumerate(lines) if b'"floor.segment"' in line)
+    event = json.loads(lines[index])
+    event["data"]["end_ms"] = event["data"]["start_ms"] - 1
+    lines[index] = json.dumps(event).encode() + b"\n"
+    plant_and_rescore(action_work_dir, action_episodes, action_baseline, 0, b"".join(lines))

@@ -134,6 +134,9 @@ def timeline_record(events: Sequence[TraceEvent]) -> TimelineRecord | None:
     spans, cut = _agent_spans(events)
     rows = _merge("user", user, _user_spans(events)) + _merge("agent", agent, spans)
     rows.sort(key=lambda r: (r[1], r[2], r[0]))
+    for who, start, end, _ in rows:  # a damaged trace: fail here, inside the episode's scoring
+        if end < start:
+            raise ValueError(f"{who} segment ends before it starts: {start}..{end}")
     agent_cut = [
         i
         for i, (who, start, end, _) in enumerate(rows)
