@@ -12,7 +12,8 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
+"""2: `ended_naturally` added (an index of version 1 is rebuilt when opened)."""
 
 KEY = ("agent", "condition", "item_id", "repetition")
 
@@ -45,6 +46,7 @@ EPISODE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("termination_ms", "INTEGER"),
     ("barge_ins", "INTEGER"),
     ("yields", "INTEGER"),
+    ("ended_naturally", "INTEGER"),
     ("stop_latencies_ms", "TEXT"),
     ("overlaps", "INTEGER"),
     ("unintended_overlaps", "INTEGER"),
@@ -190,6 +192,7 @@ def workflow_columns(data: Mapping[str, Any]) -> dict[str, Any]:
         "termination_ms": _int(data.get("termination_ms")),
         "barge_ins": _int(floor.get("barge_ins")) if floor else None,
         "yields": _int(floor.get("yields")) if floor else None,
+        "ended_naturally": _int(floor.get("ended_naturally")) if floor else None,
         "stop_latencies_ms": _json(floor.get("stop_latencies_ms")) if floor else None,
         "overlaps": _int(floor.get("overlaps")) if floor else None,
         "unintended_overlaps": _int(floor.get("unintended_overlaps")) if floor else None,

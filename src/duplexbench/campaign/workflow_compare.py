@@ -10,13 +10,13 @@ each audio condition side by side.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from duplexbench.campaign.family import Runs, Score
+from duplexbench.campaign.family import Runs
 from duplexbench.scoring.compare import PERMUTATIONS, compare_conditions
 from duplexbench.scoring.episode import EpisodeScore
+from duplexbench.scoring.outcomes import per_task_afa, per_task_success
 
 INTERACTION_KEYS = (
     "response_latency",
@@ -30,23 +30,8 @@ INTERACTION_KEYS = (
 )
 
 
-def per_task_afa(scores: Sequence[Score]) -> dict[str, float]:
-    """Each item's Artifact Field Accuracy pooled over its valid repetitions."""
-    fields: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for s in scores:
-        if isinstance(s, EpisodeScore) and s.status == "ok" and s.afa is not None and s.afa.total:
-            fields[s.item_id][0] += s.afa.correct
-            fields[s.item_id][1] += s.afa.total
-    return {item: correct / total for item, (correct, total) in fields.items()}
-
-
-def per_task_success(scores: Sequence[Score]) -> dict[str, float]:
-    """Each item's Workflow Success rate over its valid repetitions (errors left out)."""
-    outcomes: dict[str, list[int]] = defaultdict(list)
-    for s in scores:
-        if isinstance(s, EpisodeScore) and s.status == "ok":
-            outcomes[s.item_id].append(int(s.ws or 0))
-    return {item: sum(v) / len(v) for item, v in outcomes.items()}
+def _workflow_scores(runs: Runs, name: str) -> list[EpisodeScore]:
+    return [s for s in runs[name][1] if isinstance(s, EpisodeScore)]
 
 
 def comparison(runs: Runs, order: Sequence[str], seed: int) -> dict[str, Any]:
@@ -56,14 +41,14 @@ def comparison(runs: Runs, order: Sequence[str], seed: int) -> dict[str, Any]:
     ended in errors only), the block says so in `not_compared` and holds no
     tests: the run still finishes and writes its summaries.
     """
-    per_task = {name: per_task_success(runs[name][1]) for name in order}
+    per_task = {name: per_task_success(_workflow_scores(runs, name)) for name in order}
     block: dict[str, Any]
     try:
         block = compare_conditions(per_task, order, PERMUTATIONS, seed) | {"metric": "pass_at_1"}
     except ValueError as exc:
         block = {"order": list(order), "metric": "pass_at_1", "not_compared": str(exc)}
         block |= {"tasks": 0, "conditions": {}, "retention": [], "tests": []}
-    afa = {name: per_task_afa(runs[name][1]) for name in order}
+    afa = {name: per_task_afa(_workflow_scores(runs, name)) for name in order}
     if "not_compared" not in block and all(afa.values()):
         block["afa"] = compare_conditions(afa, order, PERMUTATIONS, seed) | {"metric": "afa"}
     panel = {}

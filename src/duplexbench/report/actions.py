@@ -1,7 +1,7 @@
-"""Action tables of the report (DuplexAct runs), computed from one run's index rows.
+"""Action tables of the report (DuplexAct runs), computed from one run's typed index rows.
 
-The numbers come from `scoring/actions/summary.py`'s `action_block` over
-scores rebuilt from the index, so they equal the run's summary `actions`
+The numbers come from `scoring/actions/summary.py`'s `action_block` over the
+index's `ActionRow`s (an `ActionOutcome`, as a score is), so they equal the run's summary `actions`
 block: I = immediate successes / applicable trials, S = deterministic
 follow-throughs (rule or heuristic) / immediate successes with a verdict
 (`n_s`), the judge's S beside it when a judge ran, timing as median (q1, q3, n).
@@ -9,47 +9,18 @@ follow-throughs (rule or heuristic) / immediate successes with a verdict
 
 from __future__ import annotations
 
-import json
-from typing import Any, cast
+from typing import Any
 
-from duplexbench.items.action import Action, Scenario
+from duplexbench.campaign.index_rows import ActionRow
 from duplexbench.report.load import RunData
-from duplexbench.scoring.actions.result import ActionScore
 from duplexbench.scoring.actions.summary import TIMING, action_block
 
 MAX_FAILURES = 500
 """Failed action episodes listed with their reasons (per report)."""
 
 
-def _flag(value: Any) -> bool | None:
-    return None if value is None else bool(value)
-
-
-def light_scores(run: RunData) -> list[ActionScore]:
-    """Action scores rebuilt from index rows (what the summary block reads)."""
-    scores = []
-    for e in run.episodes:
-        scores.append(
-            ActionScore.model_construct(
-                item_id=e["item_id"],
-                repetition=e["repetition"],
-                status=e["status"],
-                error=e["error"],
-                condition=e["action_condition"] or "",
-                action=cast(Action, e["action"] or ""),
-                scenario=cast(Scenario, e["scenario"] or ""),
-                immediate=_flag(e["immediate"]),
-                follow_through=_flag(e["follow_through"]),
-                follow_through_source=e["follow_through_source"],
-                heuristic_follow_through=_flag(e["heuristic_follow_through"]),
-                judge_follow_through=_flag(e["judge_follow_through"]),
-                timing_ms=e["timing_ms"],
-                cue_forced=bool(e["cue_forced"]),
-                transcribed=bool(e["transcribed"]),
-                fdb=json.loads(e["fdb"] or "{}"),
-            )
-        )
-    return scores
+def rows(run: RunData) -> list[ActionRow]:
+    return [e for e in run.episodes if isinstance(e, ActionRow)]
 
 
 def _timing(action: str, block: dict[str, Any]) -> dict[str, Any] | None:
@@ -61,7 +32,7 @@ def _timing(action: str, block: dict[str, Any]) -> dict[str, Any] | None:
 
 def action_tables(run: RunData) -> dict[str, Any]:
     """The run's actions block and its rows for the report's tables."""
-    scores = light_scores(run)
+    scores = rows(run)
     block = action_block(scores)
     ident = run.ident()
     keep = ("immediate", "n", "n_na", "subsequent", "n_s", "follow_through_failure")
@@ -101,18 +72,18 @@ def action_tables(run: RunData) -> dict[str, Any]:
     }
 
 
-def _follow_failures(run: RunData, scores: list[ActionScore]) -> list[dict[str, Any]]:
+def _follow_failures(run: RunData, scores: list[ActionRow]) -> list[dict[str, Any]]:
     """Per action x condition: immediate successes whose follow-through failed."""
     counts: dict[str, dict[str, Any]] = {}
     for s in scores:
         if s.status != "ok" or not s.immediate:
             continue
         row = counts.setdefault(
-            s.condition,
+            s.action_condition,
             {
                 **run.ident(),
                 "action": s.action,
-                "action_condition": s.condition,
+                "action_condition": s.action_condition,
                 "failures": 0,
                 "n_s": 0,
                 "judge_failures": 0,
@@ -129,18 +100,16 @@ def _follow_failures(run: RunData, scores: list[ActionScore]) -> list[dict[str, 
     return [counts[c] for c in sorted(counts)]
 
 
-def _failures(run: RunData, scores: list[ActionScore]) -> list[dict[str, Any]]:
+def _failures(run: RunData, scores: list[ActionRow]) -> list[dict[str, Any]]:
     """Episodes that failed immediate execution or follow-through, with the reason."""
-    paths = {(e["item_id"], e["repetition"]): e for e in run.episodes}
     out = []
     for s in scores:
         if s.status != "ok":
             continue
-        row = paths[(s.item_id, s.repetition)]
         if s.immediate is False:
-            stage, reason = "immediate", row["immediate_reason"]
+            stage, reason = "immediate", s.immediate_reason
         elif s.immediate and s.deterministic_follow_through is False:
-            stage, reason = "follow-through", row["follow_through_reason"]
+            stage, reason = "follow-through", s.follow_through_reason
         else:
             continue
         out.append(
@@ -149,11 +118,11 @@ def _failures(run: RunData, scores: list[ActionScore]) -> list[dict[str, Any]]:
                 "item_id": s.item_id,
                 "repetition": s.repetition,
                 "action": s.action,
-                "action_condition": s.condition,
+                "action_condition": s.action_condition,
                 "scenario": s.scenario,
                 "stage": stage,
-                "reason": reason or "",
-                "path": row["path"],
+                "reason": reason,
+                "path": s.path,
             }
         )
     return out

@@ -30,6 +30,7 @@ from duplexbench.report.load import RunData, find_run_dirs, load_run, result_tex
 from duplexbench.report.taxonomy import taxonomy_slices
 from duplexbench.scoring.compare import PERMUTATIONS, compare_conditions
 from duplexbench.scoring.interaction.record import TimelineRecord, pooled_panel
+from duplexbench.scoring.outcomes import per_task_afa, per_task_success
 
 REPORT_FORMAT = "duplexbench-report/1"
 MAX_FIELD_MISSES = 2000
@@ -84,10 +85,10 @@ def _run_info(run: RunData) -> dict[str, Any]:
         "trust": _warnings(run),
         "episodes": len(run.episodes),
         "expected": len(items) * run.repeats if isinstance(items, list) else None,
-        "errors": sum(1 for e in run.episodes if e["status"] != "ok"),
+        "errors": sum(1 for e in run.episodes if e.status != "ok"),
         "agent_errors": (run.summary or {}).get("agent_errors", 0),
         "agent_error_reasons": (run.summary or {}).get("agent_error_reasons", []),
-        "complete": all(e["status"] == "ok" for e in run.episodes),
+        "complete": all(e.status == "ok" for e in run.episodes),
         "summary": run.summary is not None,
     }
 
@@ -114,11 +115,10 @@ def _workflow(runs: list[RunData], problems: list[str]) -> dict[str, Any]:
     out: dict[str, list[Any]] = defaultdict(list)
     for run in runs:
         try:
-            light = wf.light_scores(run)
-            card = wf.scorecard(run, light)
+            card = wf.scorecard(run)
             tables = {
                 "gates": wf.gate_block(run),
-                "floor": wf.floor_rows(run, light),
+                "floor": wf.floor_rows(run),
                 "taxonomy": taxonomy_slices(run),
                 "items": wf.item_rows(run),
                 "field_misses": wf.field_misses(run),
@@ -231,18 +231,6 @@ def _saved_comparisons(
     return out, covered
 
 
-def _per_task(run: RunData, metric: str) -> dict[str, float]:
-    acc: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for e in wf.valid(run):
-        if metric == "pass_at_1":
-            acc[e["item_id"]][0] += int(e["ws"] == 1)
-            acc[e["item_id"]][1] += 1
-        elif e["afa_total"]:
-            acc[e["item_id"]][0] += e["afa_correct"] or 0
-            acc[e["item_id"]][1] += e["afa_total"]
-    return {item: a / n for item, (a, n) in acc.items() if n}
-
-
 def _comparisons(runs: list[RunData], problems: list[str]) -> list[dict[str, Any]]:
     out, covered = _saved_comparisons(runs, problems)
     groups: dict[tuple[str, str], dict[str, RunData]] = defaultdict(dict)
@@ -255,9 +243,9 @@ def _comparisons(runs: list[RunData], problems: list[str]) -> list[dict[str, Any
             continue
         seed = by_condition[order[0]].seed
         try:
-            per_task = {c: _per_task(by_condition[c], "pass_at_1") for c in order}
+            per_task = {c: per_task_success(wf.valid(by_condition[c])) for c in order}
             block = compare_conditions(per_task, order, PERMUTATIONS, seed)
-            afa = {c: _per_task(by_condition[c], "afa") for c in order}
+            afa = {c: per_task_afa(wf.valid(by_condition[c])) for c in order}
             if all(afa.values()):
                 block["afa"] = compare_conditions(afa, order, PERMUTATIONS, seed)
         except ValueError as exc:

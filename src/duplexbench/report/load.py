@@ -15,16 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from duplexbench.campaign.index_rows import EpisodeRow, episode_rows
 from duplexbench.campaign.spec import slug
 from duplexbench.campaign.store import query, read_campaign_data, refresh_index
-from duplexbench.campaign.store_rows import EXPORT_COLUMNS
 
 MAX_DEPTH = 4
 MAX_LISTED = 5
 """Missing episodes listed one by one per run; beyond that, a count."""
-
-EPISODE_SQL = f"SELECT {', '.join(EXPORT_COLUMNS)} FROM episodes ORDER BY item_id, repetition"
-FIELD_SQL = "SELECT * FROM fields ORDER BY item_id, repetition, position"
 
 
 @dataclass
@@ -35,8 +32,8 @@ class RunData:
     campaign: dict[str, Any]
     label: str = ""
     summary: dict[str, Any] | None = None
-    episodes: list[dict[str, Any]] = field(default_factory=list)
-    fields: list[dict[str, Any]] = field(default_factory=list)
+    episodes: list[EpisodeRow] = field(default_factory=list)
+    """Typed index rows: `WorkflowRow`s (graded fields attached) or `ActionRow`s."""
     items: dict[str, dict[str, Any]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -147,7 +144,7 @@ def item_info(data: Any) -> dict[str, Any]:
 
 def _read_items(run: RunData) -> None:
     ids = run.campaign.get("items")
-    wanted = {e["item_id"] for e in run.episodes} | set(ids if isinstance(ids, list) else [])
+    wanted = {e.item_id for e in run.episodes} | set(ids if isinstance(ids, list) else [])
     missing = []
     for item_id in sorted(wanted):
         path = run.path / "items" / f"{item_id}.json"
@@ -173,7 +170,7 @@ def _check_expected(run: RunData) -> None:
     items = run.campaign.get("items")
     if not isinstance(items, list):
         return
-    have = {(e["item_id"], e["repetition"]) for e in run.episodes}
+    have = {(e.item_id, e.repetition) for e in run.episodes}
     base = f"episodes/{slug(run.agent)}/{slug(run.condition)}"
     gone: list[str] = []
     unscored: list[str] = []
@@ -201,9 +198,7 @@ def load_run(path: Path) -> RunData:
     run = RunData(path, campaign)
     run.problems += [f"{path}: {p}" for p in status.problems]
     run.notes += [f"{path}: {n}" for n in status.notes]
-    run.episodes = query(path, EPISODE_SQL)
-    if run.family == "workflow":
-        run.fields = query(path, FIELD_SQL)
+    run.episodes = episode_rows(path, run.family)
     summary = _read_json(path / "summary.json", run.problems, "summary.json")
     run.summary = summary if isinstance(summary, dict) else None
     _check_expected(run)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from duplexbench.campaign.index_rows import WorkflowRow
 from duplexbench.report.load import RunData
 from duplexbench.report.workflow import rnd, valid
 
@@ -61,9 +62,9 @@ def values_of(info: dict[str, Any], dimension: str) -> list[str]:
 def taxonomy_slices(run: RunData) -> list[dict[str, Any]]:
     """One row per (dimension, value) with items, valid runs, Pass@1, AFA and fields graded."""
     acc: dict[tuple[str, str], dict[str, Any]] = {}
-    per_item: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    per_item: dict[str, list[WorkflowRow]] = defaultdict(list)
     for e in valid(run):
-        per_item[e["item_id"]].append(e)
+        per_item[e.item_id].append(e)
     for item_id, runs in sorted(per_item.items()):
         info = run.items.get(item_id, {})
         for dimension in DIMENSIONS:
@@ -74,9 +75,9 @@ def taxonomy_slices(run: RunData) -> list[dict[str, Any]]:
                 )
                 a["items"] += 1
                 a["runs"] += len(runs)
-                a["successes"] += sum(1 for r in runs if r["ws"] == 1)
-                a["correct"] += sum(r["afa_correct"] or 0 for r in runs)
-                a["total"] += sum(r["afa_total"] or 0 for r in runs)
+                a["successes"] += sum(1 for r in runs if r.ws == 1)
+                a["correct"] += sum(r.afa_correct or 0 for r in runs)
+                a["total"] += sum(r.afa_total or 0 for r in runs)
     rows = []
     for dimension in DIMENSIONS:
         for (dim, value), a in sorted(acc.items()):

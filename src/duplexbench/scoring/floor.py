@@ -24,16 +24,14 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from duplexbench.scoring.outcomes import WorkflowOutcome
 from duplexbench.scoring.view import EpisodeView
 from duplexbench.trace.events import AgentUtterance
 from duplexbench.trace.floor import BargeInOutcome, barge_in_outcome, turn_at
-
-if TYPE_CHECKING:
-    from duplexbench.scoring.episode import EpisodeScore
 
 
 class FloorScore(BaseModel):
@@ -79,7 +77,7 @@ def _round(x: float | None) -> float | None:
     return None if x is None else round(x, 6)
 
 
-def floor_block(scores: Sequence[EpisodeScore]) -> dict[str, Any] | None:
+def floor_block(scores: Sequence[WorkflowOutcome]) -> dict[str, Any] | None:
     floors = [s.floor for s in scores if s.status == "ok" and s.floor is not None]
     if not floors:
         return None
@@ -100,7 +98,7 @@ def floor_block(scores: Sequence[EpisodeScore]) -> dict[str, Any] | None:
     }
 
 
-def correction_block(scores: Sequence[EpisodeScore]) -> dict[str, Any]:
+def correction_block(scores: Sequence[WorkflowOutcome]) -> dict[str, Any]:
     ok = [s for s in scores if s.status == "ok"]
     corrected = [f for s in ok for f in s.fields if f.correction_linked]
     other = [f for s in ok for f in s.fields if not f.correction_linked]
@@ -121,10 +119,10 @@ def correction_block(scores: Sequence[EpisodeScore]) -> dict[str, Any]:
     }
 
 
-def timing_block(scores: Sequence[EpisodeScore]) -> dict[str, Any]:
+def timing_block(scores: Sequence[WorkflowOutcome]) -> dict[str, Any]:
     ok = [s for s in scores if s.status == "ok"]
     solved = [s.time_to_resolution_ms for s in ok if s.ws == 1 and s.time_to_resolution_ms]
-    failed = [s.termination_ms for s in ok if s.ws != 1]
+    failed = [s.termination_ms for s in ok if s.ws != 1 and s.termination_ms is not None]
     return {
         "median_time_to_resolution_ms": statistics.median(solved) if solved else None,
         "resolved_runs": len(solved),

@@ -10,7 +10,8 @@ from duplexbench.scoring.episode import GATES, EpisodeScore
 from duplexbench.scoring.errors import errors_block
 from duplexbench.scoring.floor import correction_block, floor_block, timing_block
 from duplexbench.scoring.interaction.record import pooled_panel
-from duplexbench.scoring.reliability import RESAMPLES, ItemRuns, reliability
+from duplexbench.scoring.outcomes import item_runs
+from duplexbench.scoring.reliability import RESAMPLES, reliability
 from duplexbench.scoring.replay_check import is_tampered
 from duplexbench.scoring.unsupported import provenance_block
 from duplexbench.scoring.usage import Price, usage_block
@@ -30,25 +31,8 @@ def workflow_block(
     """Workflow metrics over valid episodes, judge-assisted and deterministic-only;
     `exempt` names why the run has no unsupported-value rate (provenance.py)."""
     ok = [s for s in scores if s.status == "ok"]
-    per_item: dict[str, list[EpisodeScore]] = defaultdict(list)
-    for s in ok:
-        per_item[s.item_id].append(s)
-
-    def runs(deterministic: bool) -> dict[str, ItemRuns]:
-        out = {}
-        for item_id, runs_ in per_item.items():
-            outcomes = [int((r.ws_deterministic if deterministic else r.ws) or 0) for r in runs_]
-            correct = sum(
-                (r.afa.correct_deterministic if deterministic else r.afa.correct)
-                for r in runs_
-                if r.afa
-            )
-            total = sum(r.afa.total for r in runs_ if r.afa)
-            out[item_id] = ItemRuns(outcomes, correct, total)
-        return out
-
-    main = reliability(runs(False), seed=seed)
-    det = reliability(runs(True), seed=seed)
+    main = reliability(item_runs(ok), seed=seed)
+    det = reliability(item_runs(ok, deterministic=True), seed=seed)
     efficiencies = [s.tool_efficiency for s in ok if s.tool_efficiency is not None]
     return {
         "k": repeats,

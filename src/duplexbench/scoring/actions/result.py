@@ -62,9 +62,21 @@ class ActionScore(BaseModel):
     @property
     def deterministic_follow_through(self) -> bool | None:
         """The rule's (Stop) or the heuristic's verdict, never the judge's."""
-        if self.follow_through_source == "rule":
-            return self.follow_through
-        return self.heuristic_follow_through
+        return deterministic_verdict(
+            self.follow_through_source, self.follow_through, self.heuristic_follow_through
+        )
+
+    @property
+    def action_condition(self) -> str:
+        """The action condition (`condition`), named as in the run index."""
+        return self.condition
+
+
+def deterministic_verdict(
+    source: str | None, follow_through: bool | None, heuristic: bool | None
+) -> bool | None:
+    """S without the judge: the rule's verdict where a rule decided, else the heuristic's."""
+    return follow_through if source == "rule" else heuristic
 
 
 def score_observation(

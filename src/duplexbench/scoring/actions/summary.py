@@ -32,7 +32,7 @@ import numpy as np
 
 from duplexbench.items.action import ACTIONS, CONDITION_IDS
 from duplexbench.scoring.actions.fdb import TOR_BETTER
-from duplexbench.scoring.actions.result import ActionScore
+from duplexbench.scoring.outcomes import ActionOutcome
 
 TIMING: dict[str, str] = {
     "stop": "yield_latency_ms",
@@ -57,7 +57,7 @@ def _quartiles(values: Sequence[float]) -> dict[str, Any]:
     }
 
 
-def rates(scores: Iterable[ActionScore]) -> dict[str, Any]:
+def rates(scores: Iterable[ActionOutcome]) -> dict[str, Any]:
     """I and S (deterministic, and judge when present) over valid episodes."""
     ok = [s for s in scores if s.status == "ok"]
     applicable = [s for s in ok if s.immediate is not None]
@@ -82,13 +82,13 @@ def rates(scores: Iterable[ActionScore]) -> dict[str, Any]:
     return out
 
 
-def _numbers(group: Sequence[ActionScore], key: str) -> list[float]:
+def _numbers(group: Sequence[ActionOutcome], key: str) -> list[float]:
     values = (s.fdb.get(key) for s in group)
     return [float(v) for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
 
 
-def _fdb_block(ok: Sequence[ActionScore]) -> dict[str, Any]:
-    tasks: dict[str, list[ActionScore]] = defaultdict(list)
+def _fdb_block(ok: Sequence[ActionOutcome]) -> dict[str, Any]:
+    tasks: dict[str, list[ActionOutcome]] = defaultdict(list)
     for s in ok:
         task = s.fdb.get("task")
         if isinstance(task, str):
@@ -113,7 +113,7 @@ def _fdb_block(ok: Sequence[ActionScore]) -> dict[str, Any]:
     return out
 
 
-def action_block(scores: Sequence[ActionScore]) -> dict[str, Any]:
+def action_block(scores: Sequence[ActionOutcome]) -> dict[str, Any]:
     """The JSON-ready actions block of a run's summary."""
     ok = [s for s in scores if s.status == "ok"]
     actions: dict[str, Any] = {}
@@ -134,7 +134,7 @@ def action_block(scores: Sequence[ActionScore]) -> dict[str, Any]:
     conditions = {
         c: {**rates(group), "errors": sum(s.status == "error" for s in group)}
         for c in CONDITION_IDS
-        if (group := [s for s in scores if s.condition == c])
+        if (group := [s for s in scores if s.action_condition == c])
     }
     scenarios: dict[str, dict[str, Any]] = defaultdict(dict)
     for scenario in sorted({s.scenario for s in ok}):
