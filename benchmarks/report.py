@@ -25,8 +25,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from duplexbench.campaign.rundir import write_summary
 from duplexbench.campaign.spec import CampaignSpec, episode_dir
 from duplexbench.campaign.store import index_path, rebuild_index
+from duplexbench.campaign.trust import add_trust
 from duplexbench.items.load import item_checksum
 from duplexbench.items.suite import load_suite
 from duplexbench.items.taxonomy import TAXONOMY_DIMENSIONS
@@ -170,7 +172,7 @@ def build(root: Path, n_items: int, repeats: int, seed: int = 0) -> Path:
         scores, suite="synthetic", agent="bench-agent", condition="clean",
         repeats=repeats, seed=seed, judge=None,
     )  # fmt: skip
-    (root / "summary.json").write_text(json.dumps(summary))
+    write_summary(root, add_trust(summary, spec, scores))
     return root
 
 

@@ -8,14 +8,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplexbench.campaign.execution import ExecutionOptions
-from duplexbench.campaign.plan import CampaignPlan, run_plan
 from duplexbench.campaign.rescore import rescore_run
 from duplexbench.campaign.rundir import read_campaign
 from duplexbench.campaign.runner import RunOptions, run_campaign
 from duplexbench.campaign.trust import PRIVILEGED_LABEL, EditedItems
 from duplexbench.cli import main
 from duplexbench.items.suite import SuiteManifest
+from duplexbench.scoring.summary_models import summary_data
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.suites.package import write_suite
 from orchestrator.replay_builders import one_per_action
@@ -36,7 +35,7 @@ def suite_dir(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def run(suite_dir: tuple[Path, Path], agent: str, out: Path) -> dict:  # type: ignore[type-arg]
     suite, bank = suite_dir
     opts = RunOptions(str(suite), agent=agent, repeats=1, speech_cache=bank, out=out)
-    return run_campaign(opts).summary
+    return summary_data(run_campaign(opts).summary)
 
 
 def test_ideal_floor_executes_every_action(suite_dir: tuple[Path, Path], tmp_path: Path) -> None:
@@ -48,7 +47,7 @@ def test_ideal_floor_executes_every_action(suite_dir: tuple[Path, Path], tmp_pat
     assert per_action["stop"]["yield_latency_ms"]["n"] == 1
     assert read_campaign(tmp_path / "run").family == "action"
     # re-scoring from the files reproduces the summary
-    assert rescore_run(tmp_path / "run", write=False).summary == summary
+    assert summary_data(rescore_run(tmp_path / "run", write=False).summary) == summary
 
 
 def test_silent_agent_waits_and_ignores_but_does_nothing_else(
@@ -102,7 +101,7 @@ def test_action_runs_carry_the_trust_checks(suite_dir: tuple[Path, Path], tmp_pa
     snapshot.write_text(json.dumps(data))
     with pytest.raises(EditedItems, match=spec.items[0]):
         rescore_run(out, write=False)
-    allowed = rescore_run(out, write=False, allow_edited_items=True).summary
+    allowed = summary_data(rescore_run(out, write=False, allow_edited_items=True).summary)
     assert allowed["trust"]["items"]["status"] == "edited"
     assert list(allowed["trust"]["items"]["edited"]) == [spec.items[0]]
 
@@ -127,7 +126,7 @@ def test_swapped_action_traces_are_errors_naming_the_mismatch(
         b_id: f"trace does not match its folder: it holds item {a_id!r} repetition 0",
     }
     assert result.problems == [f"{a_rel}: {errors[a_id]}", f"{b_rel}: {errors[b_id]}"]
-    assert result.summary["errors"] == 2
+    assert result.summary.errors == 2
 
 
 def test_two_conditions_compare_i_and_s_per_action(
@@ -165,12 +164,16 @@ def test_two_conditions_compare_i_and_s_per_action(
 
 def test_a_campaign_plan_runs_an_action_suite(suite_dir: tuple[Path, Path], tmp_path: Path) -> None:
     """Plans go through the family interface too: an action suite under two conditions,
-    compared per action in campaign-summary.json."""
+    compared per action in campaign-summary.json, and the CLI's campaign table shows
+    action runs (it read every run as a workflow run: KeyError 'workflows')."""
     suite, _ = suite_dir
-    plan = CampaignPlan(
-        agents=["silent"], suites=[str(suite)], conditions=["clean", "noise"], repetitions=1
-    )
-    summary = run_plan(plan, tmp_path / "c", ExecutionOptions())
+    plan = {"agents": ["silent"], "suites": [str(suite)], "conditions": ["clean", "noise"]}
+    (tmp_path / "plan.yaml").write_text(json.dumps({**plan, "repetitions": 1}))
+    args = ["campaign", "run", str(tmp_path / "plan.yaml"), "--out", str(tmp_path / "c")]
+    result = CliRunner().invoke(main, [*args, "-q"])
+    assert result.exit_code == 0, result.output
+    assert "mean I" in result.output and "I and S averaged over their actions" in result.output
+    summary = json.loads((tmp_path / "c" / "campaign-summary.json").read_text())
     assert [r["condition"] for r in summary["runs"]] == ["clean", "noise"]
     assert all(r["family"] == "action" and r["episodes"] == 8 for r in summary["runs"])
     (comparison,) = summary["comparisons"]

@@ -23,13 +23,14 @@ from duplexbench.campaign.execution import ExecutionOptions
 from duplexbench.campaign.runner import RunOptions, run_campaign
 from duplexbench.campaign.spec import CampaignSpec
 from duplexbench.cli import main
-from duplexbench.cli._common import print_scorecard
+from duplexbench.cli.workflow_table import print_scorecard
 from duplexbench.items.action import ActionItem
 from duplexbench.orchestrator.replay import ActionSetup, ReplayConfig
 from duplexbench.orchestrator.replay_loop import ActionEpisode
 from duplexbench.orchestrator.text_loop import TextEpisode
 from duplexbench.report.analysis import analyze
 from duplexbench.report.html import render_html
+from duplexbench.scoring.summary_models import summary_data
 from duplexbench.speech.bank import SpeechBank
 from orchestrator.replay_builders import Timeline, gap, item
 
@@ -60,10 +61,10 @@ def test_a_harness_error_is_retried_left_out_and_marks_the_run_incomplete(
     by_item = {s.item_id: s for s in result.scores}
     assert by_item[ORDER].status == "error" and by_item[ORDER].ws is None
     assert by_item[ORDER].error == "OSError: No space left on device"
-    summary = result.summary
+    summary = summary_data(result.summary)
     assert (summary["errors"], summary["agent_errors"], summary["complete"]) == (1, 0, False)
     assert summary["workflows"]["runs"] == 1 and summary["workflows"]["pass_at_1"] == 1.0
-    print_scorecard(summary)
+    print_scorecard(result.summary)
     out = capsys.readouterr().out
     assert "INCOMPLETE: 1 episode(s) left out by harness errors" in out
     assert "error: OSError: No space left on device" in out
@@ -81,7 +82,7 @@ def test_an_agent_error_is_reported_and_complete(tmp_path: Path) -> None:
     )  # fmt: skip
     result = run_campaign(options)
     assert counts.stat().st_size == 2  # two episodes, one attempt each
-    summary = result.summary
+    summary = summary_data(result.summary)
     assert (summary["errors"], summary["agent_errors"], summary["complete"]) == (0, 1, True)
     assert summary["agent_error_reasons"][0].startswith("RuntimeError: injected fault")
     assert summary["workflows"]["runs"] == 2  # the errored episode is a failed run

@@ -117,8 +117,8 @@ def test_regression_an_agent_fault_is_not_retried_into_a_clean_run(tmp_path: Pat
     assert counts.stat().st_size == 1  # the fault stands: no second attempt
     assert score.status == "ok" and score.ws == 0 and score.error is None
     assert (score.agent_error or "").startswith("RuntimeError: injected fault")
-    assert (result.summary["agent_errors"], result.summary["errors"]) == (1, 0)
-    assert result.summary["complete"] is True
+    assert (result.summary.agent_errors, result.summary.errors) == (1, 0)
+    assert result.summary.complete is True
 
 
 def test_a_stalled_worker_process_is_stopped_too(tmp_path: Path) -> None:

@@ -156,8 +156,8 @@ def resume(out: Path) -> tuple[RunResult, list[int]]:
     """Resume with the fault gone: the episodes run (their progress counts) and the result."""
     ran: list[int] = []
     result = run_campaign(options(out, resume=True), lambda done, total, s: ran.append(done))
-    assert result.summary["episodes"] == 4 and result.summary["errors"] == 0
-    assert result.summary["workflows"]["pass_at_1"] == 1.0
+    assert result.summary.episodes == 4 and result.summary.errors == 0
+    assert result.summary.workflows.pass_at_1 == 1.0
     rows = (out / "results.jsonl").read_text().splitlines()
     assert len(rows) == len(set(rows)) == 4
     assert_consistent(out, 4)
@@ -200,7 +200,7 @@ def test_transient_disk_full_is_retried_and_the_run_completes(
     disk = FaultyDisk(monkeypatch, tmp_path, lambda op, p: where(op, p) and SECOND in p, times=1)
     result, progress = run(options(tmp_path / "run", retries=1))
     assert disk.failed == 1 and progress.retried == 1
-    assert result.summary["errors"] == 0 and result.summary["episodes"] == 4
+    assert result.summary.errors == 0 and result.summary.episodes == 4
     assert_consistent(tmp_path / "run", 4)
 
 
@@ -210,7 +210,7 @@ def test_regression_index_full_for_a_while_does_not_stop_the_run(
     disk = FaultyDisk(monkeypatch, tmp_path, lambda op, p: op == "index", times=1)
     result, progress = run(options(tmp_path / "run"))
     assert disk.failed == 1 and progress.unindexed == 1  # saved, indexed at the end of the run
-    assert result.summary["errors"] == 0
+    assert result.summary.errors == 0
     assert_consistent(tmp_path / "run", 4)
     assert not (tmp_path / "run" / "index.sqlite.corrupt").exists()
 
@@ -316,11 +316,11 @@ def test_regression_disk_full_in_the_worker_is_an_error_episode_and_retried(
     result, _ = run(options(tmp_path / "kept"))  # no retries: kept as an error, not a failure
     errors = [s for s in result.scores if s.status == "error"]
     assert len(errors) == 1 and "No space left on device" in (errors[0].error or "")
-    assert result.summary["errors"] == 1 and errors[0].ws is None
+    assert result.summary.errors == 1 and errors[0].ws is None
     assert_consistent(tmp_path / "kept", 4)
     left[0] = 1
     result, progress = run(options(tmp_path / "retried", retries=1))
-    assert progress.retried == 1 and result.summary["errors"] == 0
+    assert progress.retried == 1 and result.summary.errors == 0
     assert_consistent(tmp_path / "retried", 4)
 
 

@@ -81,7 +81,7 @@ def test_network_replays_give_the_in_process_verdicts(
         )
         network = run_campaign(options)
     for result in (local, network):
-        assert result.summary["errors"] == result.summary["agent_errors"] == 0
+        assert result.summary.errors == result.summary.agent_errors == 0
     assert len({s.condition for s in network.scores}) == 24
     here = {s.item_id: s.immediate for s in local.scores}
     there = {s.item_id: s.immediate for s in network.scores}
@@ -103,6 +103,6 @@ def test_a_privileged_agent_needs_the_item_named(
             str(suite), spec, repeats=1, speech_cache=bank, out=tmp_path / "b", items=(items[0].id,)
         )
         result = run_campaign(options)
-    assert result.summary["agent_errors"] == 1 and result.summary["errors"] == 0
+    assert result.summary.agent_errors == 1 and result.summary.errors == 0
     assert "episode_metadata=on" in (result.scores[0].agent_error or "")
     assert result.scores[0].immediate is False

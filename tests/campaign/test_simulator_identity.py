@@ -12,6 +12,7 @@ from duplexbench.campaign.execution import ExecutionOptions
 from duplexbench.campaign.rundir import RunDirError
 from duplexbench.campaign.runner import RunOptions, run_campaign
 from duplexbench.report.analysis import analyze
+from duplexbench.scoring.summary_models import summary_data
 from duplexbench.users.observer import ObserverConfig
 from duplexbench.users.simulator import SIMULATOR_VERSION
 
@@ -35,7 +36,7 @@ def test_campaign_summary_and_trace_name_the_simulator(tmp_path: Path) -> None:
     spec = json.loads((tmp_path / "run" / "campaign.json").read_text())
     assert spec["simulator"]["simulator"] == SIMULATOR_VERSION
     assert spec["simulator"]["observer"] == "rules+semantic"
-    assert result.summary["simulator"] == spec["simulator"]
+    assert summary_data(result.summary)["simulator"] == spec["simulator"]
     [events] = list((tmp_path / "run").glob("episodes/*/*/*/r0/events.jsonl"))
     condition = next(
         json.loads(line) for line in events.read_text().splitlines() if "episode.condition" in line

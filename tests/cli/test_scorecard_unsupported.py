@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from duplexbench.cli._common import print_scorecard, unsupported_cells
+from duplexbench.cli.workflow_table import print_scorecard, unsupported_cells
 from duplexbench.scoring.summary import build_summary
+from duplexbench.scoring.summary_models import (
+    UnsupportedValues,
+    WorkflowRunSummary,
+    parse_summary,
+)
 
 
-def _summary(exempt: str | None) -> dict[str, Any]:
-    return build_summary(
+def _summary(exempt: str | None) -> WorkflowRunSummary:
+    built = build_summary(
         [],
         suite="s",
         agent="a",
@@ -21,6 +24,11 @@ def _summary(exempt: str | None) -> dict[str, Any]:
         judge=None,
         provenance_exempt=exempt,
     )
+    items = {"status": "not checked", "edited": {}, "unverified": []}
+    trust = {"privileged": False, "items": items, "judge": None, "warnings": []}
+    summary = parse_summary({**built, "privileged": False, "trust": trust})
+    assert isinstance(summary, WorkflowRunSummary)
+    return summary
 
 
 def test_an_exempt_run_says_so_instead_of_a_rate(capsys: pytest.CaptureFixture[str]) -> None:
@@ -30,6 +38,7 @@ def test_an_exempt_run_says_so_instead_of_a_rate(capsys: pytest.CaptureFixture[s
 
 
 def test_a_rate_is_shown_with_its_interval_and_counts() -> None:
-    block = {"rate": 0.1, "ci95": [0.0, 0.25], "unsupported": 2, "correct": 20, "exempt": None}
+    block = UnsupportedValues(
+        rate=0.1, ci95=[0.0, 0.25], unsupported=2, correct=20, exempt=None, label=None
+    )
     assert unsupported_cells(block) == ("unsupported values", "10.0%", "[0.0, 25.0] 2 of 20")
-    assert unsupported_cells(None)[1:] == ("n/a", "not recorded")  # an older summary

@@ -282,6 +282,24 @@ def test_a_deleted_episode_folder_is_a_problem_and_the_rest_reports(
     assert unknown and all(r["items"] == 1 for r in unknown)
 
 
+def test_a_summary_this_version_cannot_read_is_a_problem_and_the_tables_still_report(
+    runs: dict[str, Path], tmp_path: Path
+) -> None:
+    copy = tmp_path / "run"
+    shutil.copytree(runs["oracle"], copy)
+    summary = json.loads((copy / "summary.json").read_text())
+    del summary["trust"]  # a summary from before the trust block
+    summary["workflows"]["reliablity"] = 1.0  # and a key no version wrote
+    (copy / "summary.json").write_text(json.dumps(summary))
+    report = analyze([copy])
+    [problem] = report["problems"]
+    assert "not a summary this version can read (2 problem(s)" in problem
+    assert "`duplexbench score RUN_DIR` rewrites it" in problem
+    card = report["workflow"]["scorecard"][0]
+    assert card["pass_at_1"] == summary["workflows"]["pass_at_1"]  # from the index
+    assert report["runs"][0]["summary"] is False
+
+
 def test_an_older_run_directory_without_index_and_fields(
     runs: dict[str, Path], tmp_path: Path
 ) -> None:

@@ -159,6 +159,6 @@ def test_errors_block_and_all_errored() -> None:
         "complete": False,
     }
     assert errors_block([ok, agent])["complete"] is True
-    assert not all_errored({"episodes": 3, **block})
-    assert all_errored({"episodes": 2, **block})
-    assert not all_errored({"episodes": 0, "errors": 0})
+    assert not all_errored(3, block["errors"], block["agent_errors"])
+    assert all_errored(2, block["errors"], block["agent_errors"])
+    assert not all_errored(0, 0, 0)

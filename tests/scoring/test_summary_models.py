@@ -11,11 +11,18 @@ from pydantic import ValidationError
 
 from conftest import FIXTURES
 from duplexbench.campaign.runner import RunOptions, run_campaign
+from duplexbench.campaign.spec import CampaignSpec
+from duplexbench.campaign.trust import add_trust
 from duplexbench.items.suite import SuiteManifest
+from duplexbench.scoring.actions.result import ActionScore
+from duplexbench.scoring.actions.summary import action_block
+from duplexbench.scoring.summary import build_summary
 from duplexbench.scoring.summary_models import (
     ActionRunSummary,
+    ActionsBlock,
     WorkflowRunSummary,
     parse_summary,
+    summary_data,
     summary_schema,
 )
 from duplexbench.speech.bank import SpeechBank
@@ -65,3 +72,46 @@ def test_an_unknown_key_does_not_fit(tmp_path: Path) -> None:
         validate(summary)
     with pytest.raises(ValidationError, match="pass_at_2"):
         parse_summary(summary)
+
+
+def test_an_actions_block_with_judge_verdicts_fits() -> None:
+    """A judge run adds S (judge) per action and scenario; the model once forbade them, so
+    the first action run with --judge-model would have failed at its summary."""
+    score = ActionScore(
+        item_id="a",
+        repetition=0,
+        status="ok",
+        condition="stop.direct_interruption",
+        action="stop",
+        scenario="meeting",
+        immediate=True,
+        follow_through=True,
+        follow_through_source="rule",
+        judge_follow_through=False,
+    )
+    block = ActionsBlock.model_validate(action_block([score]))
+    stop = block.per_action["stop"]
+    assert (stop.subsequent, stop.subsequent_judge, stop.n_s_judge) == (1.0, 0.0, 1)
+    assert block.by_scenario["meeting"]["stop"].subsequent_judge == 0.0
+
+
+def test_a_rescore_without_the_agent_s_plug_in_still_has_a_summary() -> None:
+    """An old campaign.json (no privileged flag) of an agent not registered here: the
+    flag is unknown (null), which the model once refused, so the rescore failed."""
+    spec = CampaignSpec(
+        duplexbench_version="0.1",
+        suite="s",
+        suite_version="1",
+        suite_path="s",
+        agent="someone-elses-plugin",
+        condition="text",
+        repeats=1,
+        seed=0,
+        items=[],
+        item_checksums={},
+    )
+    built = build_summary([], suite="s", agent=spec.agent, condition="text", repeats=1,
+                          seed=0, judge=None)  # fmt: skip
+    summary = add_trust(built, spec, [])
+    assert summary.privileged is None and summary.trust.privileged is None
+    validate(summary_data(summary))

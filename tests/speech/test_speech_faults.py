@@ -269,7 +269,7 @@ def test_tts_always_failing_for_one_item_errors_only_that_episode(
     assert (by_item[ORDER].error or "").startswith("TTSError: TTS piper:joe on 'Hello, can you")
     assert (by_item[ORDER].error or "").endswith("RuntimeError: engine crashed")
     assert (by_item[MEETING].status, by_item[MEETING].ws) == ("ok", 1)
-    assert result.summary["errors"] == 1 and result.summary["episodes"] == 2
+    assert result.summary.errors == 1 and result.summary.episodes == 2
     assert check_index(result.run_dir) == []
 
 

@@ -26,6 +26,7 @@ from duplexbench.scoring.actions.judge import ActionJudge
 from duplexbench.scoring.actions.result import ActionScore
 from duplexbench.scoring.episode import EpisodeScore
 from duplexbench.scoring.judge import FieldJudge
+from duplexbench.scoring.summary_models import RunSummary
 from duplexbench.trace.events import ErrorKind
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ FamilyName = Literal["workflow", "action"]
 Item = WorkflowItem | ActionItem
 Score = EpisodeScore | ActionScore
 Judge = FieldJudge | ActionJudge
-Runs = Mapping[str, tuple[dict[str, Any], Sequence[Score]]]
+Runs = Mapping[str, tuple[RunSummary, Sequence[Score]]]
 """Condition name -> (its run's summary, its episode scores)."""
 
 

@@ -27,6 +27,7 @@ from duplexbench.campaign.rundir import RunDirError, read_campaign, storage_erro
 from duplexbench.campaign.runner import Progress, RunOptions, RunResult, free_run_dir, run_campaign
 from duplexbench.campaign.spec import JudgeConfig, slug
 from duplexbench.items.action_suite import suite_family
+from duplexbench.scoring.summary_models import RunSummary, summary_data
 
 MARKER = "comparison.json"
 
@@ -36,6 +37,11 @@ class MultiRunResult:
     out: Path
     runs: dict[str, RunResult]
     report: dict[str, Any]
+    """comparison.json: suite, agent, each condition's summary (JSON form), comparison."""
+
+    @property
+    def summaries(self) -> dict[str, RunSummary]:
+        return {name: r.summary for name, r in self.runs.items()}
 
 
 def _prepare(out: Path, overwrite: bool) -> None:
@@ -88,9 +94,9 @@ def run_conditions(
 def _report(runs: Runs, names: Sequence[str], seed: int, family: str) -> dict[str, Any]:
     first = runs[names[0]][0]
     return {
-        "suite": first["suite"],
-        "agent": first["agent"],
-        "conditions": {name: runs[name][0] for name in names},
+        "suite": first.suite,
+        "agent": first.agent,
+        "conditions": {name: summary_data(runs[name][0]) for name in names},
         "comparison": get_family(family).compare(runs, names, seed),
     }
 
@@ -104,13 +110,14 @@ def rescore_conditions(
     judge: JudgeConfig | None = None,
     write: bool = True,
     allow_edited_items: bool = False,
-) -> tuple[dict[str, Any], list[str]]:
-    """`duplexbench score OUT` on a multi-condition folder: every run, then the comparison."""
+) -> tuple[dict[str, Any], dict[str, RunSummary], list[str]]:
+    """`duplexbench score OUT` on a multi-condition folder: every run, then the comparison
+    (comparison.json's report, each condition's summary, problems)."""
     try:
         names = list(json.loads((out / MARKER).read_text())["conditions"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise RunDirError(f"{out / MARKER}: unreadable ({exc})") from None
-    runs: dict[str, tuple[dict[str, Any], Sequence[Score]]] = {}
+    runs: dict[str, tuple[RunSummary, Sequence[Score]]] = {}
     problems: list[str] = []
     for name in names:
         result = rescore_run(out / slug(name), judge, write, allow_edited_items)
@@ -120,4 +127,4 @@ def rescore_conditions(
     report = _report(runs, names, spec.seed, spec.family)
     if write:
         write_json(out / MARKER, report)
-    return report, problems
+    return report, {name: runs[name][0] for name in names}, problems

@@ -47,6 +47,7 @@ from duplexbench.campaign.scores import Score
 from duplexbench.campaign.spec import JudgeConfig, slug
 from duplexbench.items.errors import ItemError
 from duplexbench.items.load import read_document
+from duplexbench.scoring.summary_models import summary_data
 from duplexbench.suites.package import resolve_suite
 
 MAX_PLAN_BYTES = 1024 * 1024
@@ -149,13 +150,13 @@ def run_plan(
 
 
 def _campaign_summary(plan: CampaignPlan, results: list[RunResult]) -> dict[str, Any]:
-    runs = [r.summary | {"run_dir": str(r.run_dir)} for r in results]
+    runs = [summary_data(r.summary) | {"run_dir": str(r.run_dir)} for r in results]
     comparisons = []
     if len(plan.conditions) > 1:
         by_key: dict[tuple[str, str], dict[str, RunResult]] = {}
         for r in results:
-            key = (r.summary["suite"], r.summary["agent"])
-            by_key.setdefault(key, {})[r.summary["condition"]] = r
+            key = (r.summary.suite, r.summary.agent)
+            by_key.setdefault(key, {})[r.summary.condition] = r
         for (suite, agent), per in by_key.items():
             pairs: Runs = {name: (res.summary, res.scores) for name, res in per.items()}
             family = get_family(next(iter(per.values())).family)

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from duplexbench.campaign.family import Score, get_family
-from duplexbench.campaign.rundir import index_row, read_campaign, write_index, write_json
+from duplexbench.campaign.rundir import index_row, read_campaign, write_index, write_summary
 from duplexbench.campaign.scores import TRACE_PROBLEMS
 from duplexbench.campaign.spec import JudgeConfig
 from duplexbench.campaign.store import rebuild_index
 from duplexbench.campaign.trust import add_trust, check_snapshots, unknown_entries
 from duplexbench.scoring.judge import FieldJudge
+from duplexbench.scoring.summary_models import RunSummary
 
 
 @dataclass(frozen=True)
 class RescoreResult:
-    summary: dict[str, Any]
+    summary: RunSummary
     scores: list[Score]
     problems: list[str]
     judge: FieldJudge | None
@@ -55,11 +55,12 @@ def rescore_run(
             problems.append(f"{rel}: {reason}")
         scores.append(score)
         rows.append(index_row(score, rel))
-    summary = family.summarize(spec, scores)
-    summary = add_trust(summary, spec, scores, check, unknown_entries(judge_))
+    summary = add_trust(
+        family.summarize(spec, scores), spec, scores, check, unknown_entries(judge_)
+    )
     if write:
         write_index(run_dir, rows)
-        write_json(run_dir / "summary.json", summary)
+        write_summary(run_dir, summary)
         rebuild_index(run_dir)
     field_judge = judge_ if isinstance(judge_, FieldJudge) else None
     return RescoreResult(summary, scores, problems, field_judge)

@@ -32,6 +32,7 @@ from duplexbench.items.action_suite import parse_action_item
 from duplexbench.items.errors import ItemError
 from duplexbench.items.load import parse_item
 from duplexbench.items.workflow import WorkflowItem
+from duplexbench.scoring.summary_models import RunSummary, summary_data
 
 if TYPE_CHECKING:
     from duplexbench.scoring.actions.result import ActionScore
@@ -88,6 +89,11 @@ def write_json(path: Path, data: Any) -> None:
 
 def write_model(path: Path, model: BaseModel) -> None:
     write_text(path, model.model_dump_json(indent=2) + "\n")
+
+
+def write_summary(run_dir: Path, summary: RunSummary) -> None:
+    """RUN_DIR/summary.json: the keys the summary was built with."""
+    write_json(run_dir / "summary.json", summary_data(summary))
 
 
 def index_row(score: EpisodeScore | ActionScore, rel: str) -> IndexRow:

@@ -28,7 +28,7 @@ from duplexbench.campaign.rundir import (
     index_row,
     storage_error,
     write_index,
-    write_json,
+    write_summary,
 )
 from duplexbench.campaign.spec import CampaignSpec, JudgeConfig
 from duplexbench.campaign.store import StoreError, refresh_index
@@ -37,6 +37,7 @@ from duplexbench.items.action_suite import ActionSuite, suite_family
 from duplexbench.items.load import item_checksum
 from duplexbench.items.suite import Suite
 from duplexbench.scoring.judge import PROMPT_VERSION, FieldJudge
+from duplexbench.scoring.summary_models import RunSummary
 from duplexbench.users.decision import DeciderConfig
 from duplexbench.users.observer import ObserverConfig, check_observer
 from duplexbench.users.simulator import simulator_identity
@@ -74,7 +75,7 @@ class RunOptions:
 @dataclass(frozen=True)
 class RunResult:
     run_dir: Path
-    summary: dict[str, Any]
+    summary: RunSummary
     scores: list[Score]
     """Workflow runs: `EpisodeScore`s; action runs: `ActionScore`s."""
     judge: FieldJudge | None
@@ -187,7 +188,7 @@ def finish_target(target: Target) -> RunResult:
     summary = add_trust(family.summarize(target.spec, scores), target.spec, scores, check)
     try:
         write_index(target.run_dir, [index_row(s, rel) for rel, s in ordered])
-        write_json(target.run_dir / "summary.json", summary)
+        write_summary(target.run_dir, summary)
         refresh_index(target.run_dir)  # episodes finished before a crash are indexed too
     except (StorageError, StoreError) as exc:
         raise StorageError(

@@ -30,6 +30,7 @@ from duplexbench.scoring.actions.judge import ActionCacheEntry, ActionJudge, Act
 from duplexbench.scoring.actions.result import ActionScore
 from duplexbench.scoring.episode import EpisodeScore
 from duplexbench.scoring.judge import CacheEntry, FieldJudge, JudgeCache
+from duplexbench.scoring.summary_models import RunSummary, parse_summary
 
 PRIVILEGED_LABEL = "privileged: not a valid result"
 EDITED_LABEL = "items edited: not a valid result"
@@ -193,8 +194,10 @@ def add_trust(
     scores: Sequence[Score],
     check: SnapshotCheck | None = None,
     unknown: list[str] | None = None,
-) -> dict[str, Any]:
-    """The summary with `privileged` (after `agent`) and the `trust` block added."""
+) -> RunSummary:
+    """The typed summary: the family's blocks with `privileged` and the `trust` block
+    added. A block that does not fit its model (`scoring/summary_models.py`) is a
+    harness bug and raises pydantic's ValidationError here, before anything is written."""
     privileged = resolve_privileged(spec)
     judge = judge_provenance(spec, scores, unknown)
     items: dict[str, Any] = {"status": "not checked", "edited": {}, "unverified": []}
@@ -218,19 +221,15 @@ def add_trust(
             out["privileged"] = privileged
     out.setdefault("privileged", privileged)
     out["trust"] = trust
-    return out
+    return parse_summary(out)
 
 
-def trust_warnings(summary: dict[str, Any] | None) -> list[str]:
-    """The labels a summary's scores must be shown with (older summaries: none)."""
-    trust = (summary or {}).get("trust")
-    warnings = trust.get("warnings") if isinstance(trust, dict) else None
-    if isinstance(warnings, list):
-        return [str(w) for w in warnings]
-    return [PRIVILEGED_LABEL] if (summary or {}).get("privileged") else []
+def trust_warnings(summary: RunSummary | None) -> list[str]:
+    """The labels a summary's scores must be shown with (no summary: none)."""
+    return [] if summary is None else list(summary.trust.warnings)
 
 
-def run_warnings(campaign: dict[str, Any], summary: dict[str, Any] | None) -> list[str]:
+def run_warnings(campaign: dict[str, Any], summary: RunSummary | None) -> list[str]:
     """A run directory's labels from its summary, and from campaign.json's flag when the
     summary is missing or older than the flag (for reports over run directories)."""
     warnings = trust_warnings(summary)

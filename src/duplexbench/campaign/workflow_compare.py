@@ -53,8 +53,9 @@ def comparison(runs: Runs, order: Sequence[str], seed: int) -> dict[str, Any]:
         block["afa"] = compare_conditions(afa, order, PERMUTATIONS, seed) | {"metric": "afa"}
     panel = {}
     for name in order:
-        interaction = runs[name][0].get("interaction")
+        interaction = runs[name][0].interaction
         if interaction is not None:
-            panel[name] = {k: interaction[k] for k in INTERACTION_KEYS}
+            metrics = interaction.model_dump(mode="json")
+            panel[name] = {k: metrics[k] for k in INTERACTION_KEYS}
     block["interaction"] = panel
     return block

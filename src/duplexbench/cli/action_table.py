@@ -2,31 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Console
 from rich.table import Table
 
 from duplexbench.cli._common import _pct, print_error_reasons
 from duplexbench.cli.trust import print_trust_warnings, title_label
+from duplexbench.scoring.summary_models import ActionRates, ActionRunSummary
 
 
-def _timing(block: dict[str, Any]) -> str:
-    for key, label in (
-        ("yield_latency_ms", "yield"),
-        ("recovery_latency_ms", "recovery"),
-        ("interruption_timing_difference_ms", "vs target"),
+def _timing(rates: ActionRates) -> str:
+    for t, label in (
+        (rates.yield_latency_ms, "yield"),
+        (rates.recovery_latency_ms, "recovery"),
+        (rates.interruption_timing_difference_ms, "vs target"),
     ):
-        t = block.get(key)
-        if t and t.get("n"):
-            return f"{label} {t['median']:.0f} ms ({t['q1']:.0f}–{t['q3']:.0f}, n={t['n']})"
+        if t and t.n and t.median is not None and t.q1 is not None and t.q3 is not None:
+            return f"{label} {t.median:.0f} ms ({t.q1:.0f}–{t.q3:.0f}, n={t.n})"
     return ""
 
 
-def print_action_scorecard(summary: dict[str, Any]) -> None:
-    block = summary["actions"]
-    title = f"{summary['suite']} · {summary['agent']} · {summary['condition']}"
-    title += title_label(summary)
+def print_action_scorecard(summary: ActionRunSummary) -> None:
+    block = summary.actions
+    title = f"{summary.suite} · {summary.agent} · {summary.condition}{title_label(summary)}"
     table = Table(title=title, title_justify="left")
     for name, justify in (
         ("action", "left"),
@@ -38,21 +35,21 @@ def print_action_scorecard(summary: dict[str, Any]) -> None:
         ("timing median (IQR, n)", "left"),
     ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for action, a in block["per_action"].items():
+    for action, a in block.per_action.items():
         table.add_row(
             action,
-            _pct(a.get("immediate")),
-            str(a.get("n", 0)),
-            _pct(a.get("subsequent")),
-            str(a.get("n_s", 0)),
-            _pct(a["subsequent_judge"]) if "subsequent_judge" in a else "–",
+            _pct(a.immediate),
+            str(a.n),
+            _pct(a.subsequent),
+            str(a.n_s),
+            "–" if a.n_s_judge is None else _pct(a.subsequent_judge),
             _timing(a),
         )
     Console().print(table)
     notes = (
-        f"episodes {summary['episodes']}, agent errors (failed) {summary.get('agent_errors', 0)}, "
-        f"harness errors (left out) {summary['errors']}, "
-        f"cues forced {block['cues_forced']}, agent words from ASR in {block['asr_transcribed']}"
+        f"episodes {summary.episodes}, agent errors (failed) {summary.agent_errors}, "
+        f"harness errors (left out) {summary.errors}, "
+        f"cues forced {block.cues_forced}, agent words from ASR in {block.asr_transcribed}"
     )
     Console().print(notes)
     print_error_reasons(summary)

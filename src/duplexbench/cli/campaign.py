@@ -16,6 +16,12 @@ from duplexbench.cli.errors import exit_for_errors, fail_on_error_option
 from duplexbench.cli.execution_options import execution_from, execution_options
 from duplexbench.cli.progress import episode_bars
 from duplexbench.cli.trust import title_label
+from duplexbench.scoring.summary_models import (
+    ActionRunSummary,
+    RunSummary,
+    WorkflowRunSummary,
+    parse_summary,
+)
 
 
 @click.group("campaign")
@@ -52,29 +58,45 @@ def campaign_run_command(
         loaded = load_plan(plan)
         with episode_bars(quiet) as bar:
             summary = run_plan(loaded, out, execution, bar("episodes"), bar)
+    runs = [parse_summary({k: v for k, v in r.items() if k != "run_dir"}) for r in summary["runs"]]
     if as_json:
         print_json(summary)
     else:
-        _print_runs(summary)
+        _print_runs(runs)
         err_console.print(f"campaign folder: {escape(str(out))}", soft_wrap=True)
-    exit_for_errors(summary["runs"], fail_on_error)
+    exit_for_errors(runs, fail_on_error)
 
 
-def _print_runs(summary: dict[str, Any]) -> None:
+def _headline(run: RunSummary) -> list[str]:
+    """Workflows: Pass@1 and AFA; actions: I and S, each the mean over the run's actions."""
+    if isinstance(run, WorkflowRunSummary):
+        values = [run.workflows.pass_at_1, run.workflows.afa]
+    else:
+        rates = run.actions.per_action.values()
+        values = [_mean([a.immediate for a in rates]), _mean([a.subsequent for a in rates])]
+    return ["n/a" if v is None else f"{100 * v:.1f}%" for v in values]
+
+
+def _mean(values: list[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return sum(known) / len(known) if known else None
+
+
+def _print_runs(runs: list[RunSummary]) -> None:
     table = Table(title="campaign", title_justify="left")
     columns = ("suite", "agent", "condition", "episodes", "agent errors", "errors")
-    for col in (*columns, "Pass@1", "AFA"):
-        table.add_column(col, justify="right" if col in columns[3:] else "left")
-    for run in summary["runs"]:
-        wf = run["workflows"]
-        pct = ["n/a" if wf[k] is None else f"{100 * wf[k]:.1f}%" for k in ("pass_at_1", "afa")]
+    for col in (*columns, "Pass@1 | mean I", "AFA | mean S"):
+        table.add_column(col, justify="left" if col in columns[:3] else "right")
+    for run in runs:
         table.add_row(
-            escape(run["suite"]),
-            escape(run["agent"] + title_label(run)),
-            run["condition"],
-            str(run["episodes"]),
-            str(run.get("agent_errors", 0)),
-            str(run["errors"]) + ("" if run.get("complete", True) else " (incomplete)"),
-            *pct,
+            escape(run.suite),
+            escape(run.agent + title_label(run)),
+            run.condition,
+            str(run.episodes),
+            str(run.agent_errors),
+            str(run.errors) + ("" if run.complete else " (incomplete)"),
+            *_headline(run),
         )
     Console().print(table)
+    if any(isinstance(run, ActionRunSummary) for run in runs):
+        Console().print("action runs: I and S averaged over their actions (per action: report)")

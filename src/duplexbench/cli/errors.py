@@ -18,6 +18,7 @@ from rich.markup import escape
 
 from duplexbench.cli._common import err_console
 from duplexbench.scoring.errors import all_errored
+from duplexbench.scoring.summary_models import RunSummary
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,17 +35,17 @@ def fail_on_error_option(func: F) -> F:
     )(func)
 
 
-def errored(summary: dict[str, Any]) -> int:
+def errored(summary: RunSummary) -> int:
     """Episodes of one run summary that ended in an error (agent or harness)."""
-    return int(summary.get("errors") or 0) + int(summary.get("agent_errors") or 0)
+    return summary.errors + summary.agent_errors
 
 
-def exit_for_errors(summaries: Iterable[dict[str, Any]], fail_on_error: bool) -> None:
+def exit_for_errors(summaries: Iterable[RunSummary], fail_on_error: bool) -> None:
     """Exit non-zero (module docstring) after the results were printed; return otherwise."""
     runs = list(summaries)
-    dead = [s for s in runs if all_errored(s)]
+    dead = [s for s in runs if all_errored(s.episodes, s.errors, s.agent_errors)]
     if dead:
-        names = ", ".join(f"{s.get('agent')} · {s.get('condition')}" for s in dead)
+        names = ", ".join(f"{s.agent} · {s.condition}" for s in dead)
         err_console.print(
             f"[bold red]error:[/] every episode errored ({escape(names)}): nothing was measured",
             highlight=False,

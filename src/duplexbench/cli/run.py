@@ -25,6 +25,7 @@ from duplexbench.cli.observer_options import observer_from, observer_options
 from duplexbench.cli.progress import Tick, episode_bars
 from duplexbench.cli.scorecards import print_comparison_of, print_summary
 from duplexbench.items.errors import ItemError
+from duplexbench.scoring.summary_models import summary_data
 from duplexbench.suites.package import DEFAULT_SUITE, resolve_suite
 from duplexbench.users.decision import DeciderConfig
 
@@ -218,13 +219,13 @@ def run_command(
             print_json(multi.report)
         else:
             for name in names:
-                print_summary(multi.report["conditions"][name])
+                print_summary(multi.summaries[name])
             print_comparison_of(multi.report)
             err_console.print(f"run directory: {escape(str(multi.out))}", soft_wrap=True)
-        exit_for_errors(multi.report["conditions"].values(), fail_on_error)
+        exit_for_errors(multi.summaries.values(), fail_on_error)
         return
     if as_json:
-        print_json(result.summary)
+        print_json(summary_data(result.summary))
     else:
         print_summary(result.summary)
         err_console.print(f"run directory: {escape(str(result.run_dir))}", soft_wrap=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import click
 from rich.markup import escape
@@ -21,6 +20,7 @@ from duplexbench.cli._common import (
 )
 from duplexbench.cli.errors import exit_for_errors, fail_on_error_option
 from duplexbench.cli.scorecards import print_comparison_of, print_summary
+from duplexbench.scoring.summary_models import RunSummary, summary_data
 
 
 @click.command("score")
@@ -62,8 +62,8 @@ def score_command(
     judge = judge_config(judge_model, judge_base_url, judge_cache)
     edited = allow_edited_items
     if is_multi_run(run_dir):
-        report = _score_conditions(run_dir, judge, as_json, no_write, edited)
-        exit_for_errors(report["conditions"].values(), fail_on_error)
+        summaries = _score_conditions(run_dir, judge, as_json, no_write, edited)
+        exit_for_errors(summaries, fail_on_error)
         return
     try:
         result = rescore_run(run_dir, judge, not no_write, edited)
@@ -75,7 +75,7 @@ def score_command(
         stats = result.judge.stats()
         err_console.print(f"judge: {escape(str(stats))}", highlight=False, soft_wrap=True)
     if as_json:
-        print_json(result.summary)
+        print_json(summary_data(result.summary))
     else:
         print_summary(result.summary)
     exit_for_errors([result.summary], fail_on_error)
@@ -83,18 +83,18 @@ def score_command(
 
 def _score_conditions(
     out: Path, judge: JudgeConfig | None, as_json: bool, no_write: bool, edited: bool
-) -> dict[str, Any]:
+) -> list[RunSummary]:
     """A `run --condition a,b` folder: re-score each run and rebuild the comparison."""
     try:
-        report, problems = rescore_conditions(out, judge, not no_write, edited)
+        report, summaries, problems = rescore_conditions(out, judge, not no_write, edited)
     except RunDirError as exc:
         fail(str(exc))
     for problem in problems:
         err_console.print(f"[yellow]warning:[/] {escape(problem)}", highlight=False, soft_wrap=True)
     if as_json:
         print_json(report)
-        return report
-    for summary in report["conditions"].values():
+        return list(summaries.values())
+    for summary in summaries.values():
         print_summary(summary)
     print_comparison_of(report)
-    return report
+    return list(summaries.values())

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from duplexbench.cli._common import print_scorecard
 from duplexbench.cli.action_table import print_action_scorecard
 from duplexbench.cli.compare_table import print_action_comparison, print_comparison
+from duplexbench.cli.workflow_table import print_scorecard
+from duplexbench.scoring.summary_models import ActionRunSummary, RunSummary
 
 Printer = Callable[[dict[str, Any]], None]
-_SCORECARDS: dict[str, Printer] = {"workflow": print_scorecard, "action": print_action_scorecard}
 _COMPARISONS: dict[str, Printer] = {
     "workflow": print_comparison,
     "action": print_action_comparison,
@@ -23,8 +23,11 @@ def family_of(summary: dict[str, Any]) -> str:
     return str(summary.get("family") or "workflow")
 
 
-def print_summary(summary: dict[str, Any]) -> None:
-    _SCORECARDS[family_of(summary)](summary)
+def print_summary(summary: RunSummary) -> None:
+    if isinstance(summary, ActionRunSummary):
+        print_action_scorecard(summary)
+    else:
+        print_scorecard(summary)
 
 
 def print_comparison_of(report: dict[str, Any]) -> None:

@@ -81,13 +81,13 @@ def _run_info(run: RunData) -> dict[str, Any]:
         "seed": run.seed,
         "judge": judge.get("model") if isinstance(judge, dict) else None,
         "simulator": run.campaign.get("simulator"),
-        "privileged": (run.summary or {}).get("privileged", run.campaign.get("privileged")),
+        "privileged": (run.summary.privileged if run.summary else run.campaign.get("privileged")),
         "trust": _warnings(run),
         "episodes": len(run.episodes),
         "expected": len(items) * run.repeats if isinstance(items, list) else None,
         "errors": sum(1 for e in run.episodes if e.status != "ok"),
-        "agent_errors": (run.summary or {}).get("agent_errors", 0),
-        "agent_error_reasons": (run.summary or {}).get("agent_error_reasons", []),
+        "agent_errors": run.summary.agent_errors if run.summary else 0,
+        "agent_error_reasons": run.summary.agent_error_reasons if run.summary else [],
         "complete": all(e.status == "ok" for e in run.episodes),
         "summary": run.summary is not None,
     }
@@ -164,10 +164,10 @@ def _actions(runs: list[RunData], problems: list[str]) -> dict[str, Any]:
 
 def _panel(run: RunData) -> tuple[dict[str, Any] | None, str]:
     """The run's τ-Voice panel: summary.json's when it covers the indexed episodes."""
-    summary = run.summary or {}
-    if summary.get("episodes") == len(run.episodes) and "interaction" in summary:
-        panel = summary["interaction"]
-        return (panel if isinstance(panel, dict) else None), "summary.json"
+    summary = run.summary
+    if summary is not None and summary.episodes == len(run.episodes):
+        panel = summary.interaction
+        return (None if panel is None else panel.model_dump(mode="json")), "summary.json"
     records = []
     for text in result_texts(run):
         timeline = json.loads(text).get("interaction")

@@ -15,9 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from duplexbench.campaign.index_rows import EpisodeRow, episode_rows
 from duplexbench.campaign.spec import slug
 from duplexbench.campaign.store import query, read_campaign_data, refresh_index
+from duplexbench.scoring.summary_models import RunSummary, parse_summary
 
 MAX_DEPTH = 4
 MAX_LISTED = 5
@@ -31,7 +34,8 @@ class RunData:
     path: Path
     campaign: dict[str, Any]
     label: str = ""
-    summary: dict[str, Any] | None = None
+    summary: RunSummary | None = None
+    """summary.json, typed; None when missing or not readable by this version."""
     episodes: list[EpisodeRow] = field(default_factory=list)
     """Typed index rows: `WorkflowRow`s (graded fields attached) or `ActionRow`s."""
     items: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -112,6 +116,29 @@ def _read_json(path: Path, problems: list[str], what: str) -> Any:
     except (OSError, ValueError) as exc:
         problems.append(f"{path}: unreadable {what} ({exc})")
         return None
+
+
+def read_summary(run_dir: Path, problems: list[str]) -> RunSummary | None:
+    """RUN_DIR/summary.json as its typed model; None when it is missing, and a
+    problem when it cannot be read (what is recomputed from the index then is)."""
+    data = _read_json(run_dir / "summary.json", problems, "summary.json")
+    if data is None:
+        return None
+    try:
+        return parse_summary(data)
+    except ValidationError as exc:
+        problems.append(
+            f"{run_dir / 'summary.json'}: not a summary this version can read "
+            f"({exc.error_count()} problem(s), first: {_first_error(exc)}); the tables are "
+            "computed from the episodes, the trust labels from campaign.json; "
+            "`duplexbench score RUN_DIR` rewrites it"
+        )
+        return None
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    return f"{'.'.join(str(p) for p in error['loc'])}: {error['msg']}"
 
 
 def item_info(data: Any) -> dict[str, Any]:
@@ -199,8 +226,7 @@ def load_run(path: Path) -> RunData:
     run.problems += [f"{path}: {p}" for p in status.problems]
     run.notes += [f"{path}: {n}" for n in status.notes]
     run.episodes = episode_rows(path, run.family)
-    summary = _read_json(path / "summary.json", run.problems, "summary.json")
-    run.summary = summary if isinstance(summary, dict) else None
+    run.summary = read_summary(path, run.problems)
     _check_expected(run)
     _read_items(run)
     return run

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 
 from duplexbench.campaign.trust import run_warnings
 from duplexbench.files import write_text_atomic
+from duplexbench.report.load import read_summary
 from duplexbench.report.viewer_assets import CSS, JS
 from duplexbench.report.viewer_audio import EpisodeAudio, load_audio
 from duplexbench.report.viewer_events import GROUPS, fmt_ms, group_of, render_row
@@ -101,8 +102,7 @@ def _trust_notes(path: Path) -> list[str]:
     for parent in list(path.resolve().parents)[:ITEM_SEARCH_DEPTH]:
         if (parent / "campaign.json").is_file():
             campaign = _read_json(parent / "campaign.json", [], "") or {}
-            summary = _read_json(parent / "summary.json", [], "")
-            return [f"run: {w}" for w in run_warnings(campaign, summary)]
+            return [f"run: {w}" for w in run_warnings(campaign, read_summary(parent, []))]
     return []
 
 

@@ -69,8 +69,6 @@ def errors_block(scores: Sequence[_Scored]) -> dict[str, Any]:
     }
 
 
-def all_errored(summary: dict[str, Any]) -> bool:
-    """Every episode of a summary ended in an error (agent or harness): nothing was measured."""
-    episodes = int(summary.get("episodes") or 0)
-    errored = int(summary.get("errors") or 0) + int(summary.get("agent_errors") or 0)
-    return episodes > 0 and errored >= episodes
+def all_errored(episodes: int, errors: int, agent_errors: int) -> bool:
+    """Every episode of a run ended in an error (agent or harness): nothing was measured."""
+    return episodes > 0 and errors + agent_errors >= episodes

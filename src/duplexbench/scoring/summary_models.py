@@ -104,7 +104,10 @@ class JudgeTrust(_Block):
 
 
 class Trust(_Block):
-    privileged: bool
+    privileged: bool | None = Field(
+        description="Null: the run's campaign.json predates the flag and its agent is not "
+        "registered here (a rescore without the plug-in)."
+    )
     items: ItemsTrust
     judge: JudgeTrust | None
     warnings: list[str]
@@ -115,7 +118,7 @@ class _Run(_Block):
 
     suite: str
     agent: str
-    privileged: bool
+    privileged: bool | None = Field(description="As trust.privileged.")
     condition: str
     episodes: int
     errors: int = Field(description="Harness errors, left out of the rates.")
@@ -263,6 +266,9 @@ class ActionRates(_Block):
     subsequent: Rate
     n_s: int
     follow_through_failure: Rate
+    subsequent_judge: Rate = None
+    n_s_judge: int | None = None
+    follow_through_failure_judge: Rate = None
     errors: int
     yield_latency_ms: Quartiles | None = None
     recovery_latency_ms: Quartiles | None = None
@@ -274,6 +280,8 @@ class ScenarioRates(_Block):
     n: int
     subsequent: Rate
     n_s: int
+    subsequent_judge: Rate = None
+    n_s_judge: int | None = None
 
 
 class Latency(_Block):
@@ -319,6 +327,12 @@ def parse_summary(data: Any) -> RunSummary:
     if isinstance(data, dict) and data.get("family") == "action":
         return ActionRunSummary.model_validate(data)
     return WorkflowRunSummary.model_validate(data)
+
+
+def summary_data(summary: RunSummary) -> dict[str, Any]:
+    """The JSON form of a summary as written to summary.json: the keys it was built
+    with (an optional block it never had stays absent)."""
+    return summary.model_dump(mode="json", exclude_unset=True)
 
 
 def summary_schema() -> dict[str, Any]:
