@@ -219,7 +219,7 @@ class GeminiLiveAgent(WebSocketSession):
     # ------------------------------------------------------------ internals
 
     def endpoint(self) -> tuple[str, dict[str, str]]:
-        key = self._key = api_key(self.config.api_key_env)
+        key = self.use_key(api_key(self.config.api_key_env))
         if self.config.auth == "header":
             return self.config.base_url, {"x-goog-api-key": key}
         sep = "&" if "?" in self.config.base_url else "?"
@@ -247,7 +247,7 @@ class GeminiLiveAgent(WebSocketSession):
             self._cancelled.update(str(i) for i in ids)
         usage = message.get("usageMetadata")
         if isinstance(usage, dict):
-            self._events.append(_usage(usage))
+            self.push(_usage(usage))
         if "goAway" in message:
             away = message["goAway"]
             left = away.get("timeLeft", "?") if isinstance(away, dict) else "?"
@@ -255,7 +255,8 @@ class GeminiLiveAgent(WebSocketSession):
 
     def _content(self, content: dict[str, Any]) -> None:
         if content.get("interrupted"):
-            self._events += [SpeechStarted(), SpeechCancelled()]
+            self.push(SpeechStarted())
+            self.push(SpeechCancelled())
         turn = content.get("modelTurn")
         parts = turn.get("parts") if isinstance(turn, dict) else None
         for part in parts if isinstance(parts, list) else []:
@@ -264,9 +265,9 @@ class GeminiLiveAgent(WebSocketSession):
                 self._audio(inline)
         transcript = content.get("outputTranscription")
         if isinstance(transcript, dict) and transcript.get("text"):
-            self._events.append(TranscriptDelta(str(transcript["text"])))
+            self.push(TranscriptDelta(str(transcript["text"])))
         if content.get("turnComplete"):
-            self._events.append(ResponseDone())
+            self.push(ResponseDone())
 
     def _audio(self, inline: dict[str, Any]) -> None:
         match = _RATE.search(str(inline.get("mimeType", "")))
@@ -283,7 +284,7 @@ class GeminiLiveAgent(WebSocketSession):
             self.fail(f"bad audio from the provider: {exc}")
             return
         if pcm.size:
-            self._events.append(AudioDelta(np.asarray(pcm, dtype=np.int16), rate))
+            self.push(AudioDelta(np.asarray(pcm, dtype=np.int16), rate))
 
     def _tool_calls(self, calls: list[Any]) -> None:
         for call in calls:
@@ -292,9 +293,7 @@ class GeminiLiveAgent(WebSocketSession):
             self._calls += 1
             call_id = str(call.get("id") or f"gemini-call-{self._calls}")
             args = call.get("args")
-            self._events.append(
-                ToolCallRequest(str(call["name"]), args if args is not None else {}, call_id)
-            )
+            self.push(ToolCallRequest(str(call["name"]), args if args is not None else {}, call_id))
 
 
 @register_agent(

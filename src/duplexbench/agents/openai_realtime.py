@@ -5,8 +5,10 @@ Spec: `openai-realtime[:MODEL][?voice=marin&base_url=wss://api.openai.com/v1&...
 with the key from the environment variable `api_key_env` (the key is never
 stored, logged or put in an error), configures the session (instructions,
 function tools, PCM16 24 kHz both ways, server VAD) and waits for
-`session.updated`. A background reader translates server events into
-normalized events; `poll()` hands over what arrived.
+`session.updated`. The connection, the send queue, the reader and the
+failure rule are `ws_session.WebSocketSession`'s; this module is the
+protocol mapping. Server events become normalized events; `poll()` hands
+over what arrived.
 
 - Barge-in: `input_audio_buffer.speech_started` while a response is active or
   its audio still plays -> `SpeechStarted`, `SpeechCancelled`, `response.cancel`
@@ -35,8 +37,6 @@ normalized events; `poll()` hands over what arrived.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -58,16 +58,8 @@ from duplexbench.agents.events import (
 from duplexbench.agents.openai_realtime_protocol import RealtimeOptions
 from duplexbench.agents.protocol import AgentError, ToolResultMessage
 from duplexbench.agents.registry import AgentSpec, Channel, register_agent
-from duplexbench.agents.secrets import redact
-from duplexbench.agents.transport import (
-    ConnectionNotOpened,
-    Message,
-    Outbox,
-    Transport,
-    TransportClosed,
-    TransportError,
-    WebSocketTransport,
-)
+from duplexbench.agents.transport import Message, Transport
+from duplexbench.agents.ws_session import Connector, WebSocketSession
 from duplexbench.audio.frames import AudioFrame
 
 __all__ = ["BENIGN_ERROR_CODES", "OpenAIRealtimeAgent", "RealtimeOptions"]
@@ -75,21 +67,22 @@ __all__ = ["BENIGN_ERROR_CODES", "OpenAIRealtimeAgent", "RealtimeOptions"]
 BENIGN_ERROR_CODES = rt.BENIGN_ERROR_CODES
 
 
-class OpenAIRealtimeAgent:
+class OpenAIRealtimeAgent(WebSocketSession):
     """A `StreamingAgent` over the Realtime protocol (`transport` given: tests, fakes)."""
 
-    def __init__(self, options: RealtimeOptions, transport: Transport | None = None) -> None:
+    name = "openai-realtime"
+
+    def __init__(
+        self,
+        options: RealtimeOptions,
+        transport: Transport | None = None,
+        connector: Connector | None = None,
+    ) -> None:
+        super().__init__(transport, connector)
         self.options = options
+        self.max_events = options.max_inbox
         self.unknown_events: Counter[str] = Counter()
         self.benign_errors: list[str] = []
-        self._transport = transport
-        self._key = _Secret(None)
-        self._reader: asyncio.Task[None] | None = None
-        self._outbox: Outbox | None = None
-        self._inbox: deque[tuple[AgentEvent, str | None]] = deque()
-        self._failed = self._closing = False
-        self._ready = asyncio.Event()
-        self._configured = False
         self._resamplers: dict[int, rt.StreamResampler] = {}
         self._sent: dict[str, str] = {}
         self._seq = 0
@@ -101,15 +94,17 @@ class OpenAIRealtimeAgent:
         self._response_calls: list[str] = []
         self._awaiting: set[str] = set()
         self._continue = False
+        self._delta_items: deque[str | None] = deque()
+        """The item of each AudioDelta waiting for `poll()`, in order."""
         self._playing: deque[list[Any]] = deque()  # [item id, samples handed over], in order
         self._playback_end = 0.0
         self._media_s = 0.0
         """Media time (s) at the end of the last frame sent: the harness's playback clock."""
         self._handlers: dict[str, Callable[[Message], Any]] = {
-            rt.SESSION_UPDATED: self._on_session_updated,
+            rt.SESSION_UPDATED: lambda m: None,  # the setup answer (open_session waits for it)
             rt.ERROR: self._on_error,
             rt.SPEECH_STARTED: self._on_speech_started,
-            rt.SPEECH_STOPPED: lambda m: self._push(SpeechStopped()),
+            rt.SPEECH_STOPPED: lambda m: self.push(SpeechStopped()),
             rt.RESPONSE_CREATED: self._on_response_created,
             rt.AUDIO_DELTA: self._on_audio,
             rt.TRANSCRIPT_DELTA: self._on_transcript,
@@ -125,66 +120,54 @@ class OpenAIRealtimeAgent:
     # --- the StreamingAgent interface ---------------------------------------
 
     async def connect(self, session: AudioSession) -> None:
-        if self._transport is None:
-            self._key = _Secret(self.options.api_key())
-            self._transport = await self._open()
-        self._outbox = Outbox(self._transport.send, self._peer_closed)
-        self._outbox.start()
-        self._reader = asyncio.create_task(self._read())
+        """Open the session and wait for `session.updated`; a setup that fails (an error
+        event, a timeout, a closed connection) raises AgentError with the reason."""
         text = session.session
-        await self._send(
-            rt.session_update(
-                instructions=text.instructions,
-                tools=text.tools,
-                voice=self.options.voice,
-                turn_detection=self.options.turn_detection(),
-                transcription_model=self.options.transcription or None,
-                api=self.options.api,
-                item_id=text.item_id if self.options.episode_metadata == "on" else None,
-            )
+        update = rt.session_update(
+            instructions=text.instructions,
+            tools=text.tools,
+            voice=self.options.voice,
+            turn_detection=self.options.turn_detection(),
+            transcription_model=self.options.transcription or None,
+            api=self.options.api,
+            item_id=text.item_id if self.options.episode_metadata == "on" else None,
         )
-        try:
-            await asyncio.wait_for(self._ready.wait(), self.options.connect_timeout)
-        except TimeoutError:
-            raise AgentError(
-                f"openai-realtime: no session.updated within {self.options.connect_timeout:g} s"
-            ) from None
-        if not self._configured:  # an error or a disconnect came first
-            failure = next(e for e, _ in self._inbox if isinstance(e, AgentFailure))
+        timeout = self.options.connect_timeout
+        await self.open_session(self._tracked(update), _session_updated, "session.updated", timeout)
+        if not self.ready:
+            failure = next(e for e in self._events if isinstance(e, AgentFailure))
             raise AgentError(
                 clip_reason(failure.message.replace(": ", ": session setup failed: ", 1))
             )
 
     async def send_audio(self, frame: AudioFrame) -> None:
         self._media_s = frame.t_ms / 1000 + len(frame.samples) / frame.sample_rate
-        if self._failed or self._closing:
+        if not self.ready or self._closing:
             return
         stream = self._resamplers.get(frame.sample_rate)
         if stream is None:
             stream = rt.StreamResampler(frame.sample_rate, rt.WIRE_RATE)
             self._resamplers[frame.sample_rate] = stream
         wire = stream.process(frame.samples)
-        if len(wire) and self._outbox is not None:
-            await self._outbox.put_wait(rt.append_audio(wire))
+        if len(wire):
+            await self.send(rt.append_audio(wire))
 
     async def send_tool_result(self, result: ToolResultMessage) -> None:
-        if self._failed or self._closing:
+        if not self.ready or self._closing:
             return
-        await self._send(rt.function_output(result.call_id, result.output))
+        self.post(self._tracked(rt.function_output(result.call_id, result.output)))
         self._awaiting.discard(result.call_id)
-        await self._maybe_continue()
+        self._maybe_continue()
 
     def poll(self) -> Sequence[AgentEvent]:
         now = self._media_s
-        events: list[AgentEvent] = []
-        while self._inbox:
-            event, item = self._inbox.popleft()
+        events = super().poll()
+        for event in events:
             if isinstance(event, AudioDelta):
-                self._hand_over(item, len(event.pcm), now)
+                self._hand_over(self._delta_items.popleft(), len(event.pcm), now)
             elif isinstance(event, SpeechCancelled):
                 self._playing.clear()
                 self._playback_end = now
-            events.append(event)
         return events
 
     def _hand_over(self, item: str | None, samples: int, now: float) -> None:
@@ -200,83 +183,31 @@ class OpenAIRealtimeAgent:
         while len(self._playing) > 1 and total - self._playing[0][1] >= queued:
             total -= self._playing.popleft()[1]  # fully played
 
-    async def close(self) -> None:
-        self._closing = True
-        if self._outbox is not None:
-            await self._outbox.close()
-        if self._reader is not None:
-            self._reader.cancel()
-            await asyncio.gather(self._reader, return_exceptions=True)
-        if self._transport is not None:
-            with contextlib.suppress(Exception):  # a broken connection must not mask the end
-                await self._transport.close()
-        if self._outbox is not None and self._outbox.error is not None:
-            raise self._outbox.error  # a send that failed for another reason is never lost
+    # --- the protocol mapping -------------------------------------------------
 
-    # --- plumbing ---------------------------------------------------------
+    def endpoint(self) -> tuple[str, dict[str, str]]:
+        key = self.use_key(self.options.api_key())
+        return self.options.url, self.options.headers(key)
 
-    def _push(self, event: AgentEvent, item: str | None = None) -> None:
-        if len(self._inbox) >= self.options.max_inbox:
-            self._fail(f"more than {self.options.max_inbox} events waiting to be polled")
-            return
-        self._inbox.append((event, item))
-
-    def _fail(self, message: str) -> None:
-        if not self._failed:
-            self._failed = True
-            text = clip_reason(redact(f"openai-realtime: {message}", [self._key.value]))
-            self._inbox.append((AgentFailure(text), None))
-            self._ready.set()
-
-    async def _open(self) -> Transport:
-        headers = self.options.headers(self._key.value)
-        try:
-            return await WebSocketTransport.connect(self.options.url, headers)
-        except ConnectionNotOpened as exc:  # nothing was sent: the harness's error
-            message = redact(f"openai-realtime: {exc}", [self._key.value])
-            raise ConnectionNotOpened(message) from None
-        except TransportClosed as exc:
-            raise AgentError(redact(f"openai-realtime: {exc}", [self._key.value])) from None
-
-    async def _send(self, message: Message, track: bool = True) -> None:
-        """Queue a message for the writer task (never waits: the reader calls this too)."""
-        assert self._outbox is not None
-        if track:
-            self._seq += 1
-            message["event_id"] = f"evt_db_{self._seq}"
-            self._sent[message["event_id"]] = message["type"]
-        self._outbox.put(message)
-
-    def _peer_closed(self, reason: str) -> None:
-        if not self._closing:
-            self._fail(f"connection closed: {reason}")
-
-    async def _read(self) -> None:
-        assert self._transport is not None
-        try:
-            while not self._failed:
-                message = await self._transport.recv(None)
-                if message is not None:
-                    await self._dispatch(message)
-        except TransportClosed as exc:
-            if not self._closing:
-                self._fail(f"connection closed: {exc}")
-        except TransportError as exc:
-            self._fail(f"malformed message from the server: {exc}")
-
-    async def _dispatch(self, message: Message) -> None:
+    def on_message(self, message: Message) -> Any:
         kind = rt.canonical(str(message.get("type")))
         handler = self._handlers.get(kind)
         if handler is None:
             if kind not in rt.IGNORED_SERVER_EVENTS:
                 self.unknown_events[kind] += 1
-            return
-        try:
-            result = handler(message)
-            if asyncio.iscoroutine(result):
-                await result
-        except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
-            self._fail(f"malformed {kind[:60]} event: {type(exc).__name__}: {exc}")
+            return None
+        return handler(message)
+
+    def malformed(self, message: Message, exc: Exception) -> str:
+        kind = rt.canonical(str(message.get("type")))
+        return f"malformed {kind[:60]} event: {type(exc).__name__}: {exc}"
+
+    def _tracked(self, message: Message) -> Message:
+        """The message with an `event_id`, remembered so that an error it causes is known."""
+        self._seq += 1
+        message["event_id"] = f"evt_db_{self._seq}"
+        self._sent[message["event_id"]] = message["type"]
+        return message
 
     # --- server events ------------------------------------------------------
 
@@ -286,11 +217,7 @@ class OpenAIRealtimeAgent:
         if code in BENIGN_ERROR_CODES or caused_by in (rt.RESPONSE_CANCEL, rt.ITEM_TRUNCATE):
             self.benign_errors.append(f"{code}: {text}")
         else:
-            self._fail(f"provider error {code}: {text}")
-
-    def _on_session_updated(self, message: Message) -> None:
-        self._configured = True
-        self._ready.set()
+            self.fail(f"provider error {code}: {text}")
 
     def _on_response_created(self, message: Message) -> None:
         response = message.get("response") or {}
@@ -303,15 +230,16 @@ class OpenAIRealtimeAgent:
         try:
             pcm = rt.decode_pcm16(message.get("delta"))
         except ValueError as exc:
-            self._fail(f"audio delta: {exc}")
+            self.fail(f"audio delta: {exc}")
             return
         item = message.get("item_id")
-        self._push(AudioDelta(pcm, rt.WIRE_RATE), item if isinstance(item, str) else None)
+        if self.push(AudioDelta(pcm, rt.WIRE_RATE)):
+            self._delta_items.append(item if isinstance(item, str) else None)
 
     def _on_transcript(self, message: Message) -> None:
         delta = message.get("delta")
         if message.get("response_id") not in self._cancelled and isinstance(delta, str) and delta:
-            self._push(TranscriptDelta(delta))
+            self.push(TranscriptDelta(delta))
 
     def _on_call(self, message: Message) -> None:
         call_id = str(message.get("call_id") or "")
@@ -319,7 +247,7 @@ class OpenAIRealtimeAgent:
             return
         self._calls_seen.add(call_id)
         arguments = rt.tool_arguments(message.get("arguments"))
-        self._push(ToolCallRequest(str(message.get("name") or ""), arguments, call_id or None))
+        self.push(ToolCallRequest(str(message.get("name") or ""), arguments, call_id or None))
         self._awaiting.add(call_id)
         self._response_calls.append(call_id)
 
@@ -328,20 +256,19 @@ class OpenAIRealtimeAgent:
         if item.get("type") == "function_call" and item.get("status") != "incomplete":
             self._on_call({**item, "response_id": message.get("response_id")})
 
-    async def _on_speech_started(self, message: Message) -> None:
-        self._push(SpeechStarted())
+    def _on_speech_started(self, message: Message) -> None:
+        self.push(SpeechStarted())
         if self.options.interrupt_response == "off":
             return  # the server goes on; so does the playback
         now = self._media_s
         active = self._response_id
         if active is None and self._playback_end <= now:
             return
-        self._push(SpeechCancelled())
+        self.push(SpeechCancelled())
         if active is not None:
             self._cancelled.add(active)
-            await self._send(
-                {"type": rt.RESPONSE_CANCEL, **({"response_id": active} if active else {})}
-            )
+            cancel = {"type": rt.RESPONSE_CANCEL, **({"response_id": active} if active else {})}
+            self.post(self._tracked(cancel))
         queued = max(0.0, self._playback_end - now) * rt.WIRE_RATE
         for item, samples in reversed(self._playing):  # each item cut short: what was heard
             if queued <= 0:
@@ -350,7 +277,7 @@ class OpenAIRealtimeAgent:
             queued -= unplayed
             heard_ms = int((samples - unplayed) * 1000 // rt.WIRE_RATE)
             if item is not None and heard_ms > 0:
-                await self._send(rt.truncate(item, heard_ms))
+                self.post(self._tracked(rt.truncate(item, heard_ms)))
         self._playing.clear()
         self._playback_end = now
 
@@ -361,53 +288,45 @@ class OpenAIRealtimeAgent:
         if rid in self._cancelled or rid in self._stopped:
             return  # our own cancel, or the response.done that stopped it said so already
         self._stopped.add(rid)
-        self._push(SpeechCancelled())
+        self.push(SpeechCancelled())
 
-    async def _on_response_done(self, message: Message) -> None:
+    def _on_response_done(self, message: Message) -> None:
         response = message.get("response") or {}
         rid = str(response.get("id") or "")
         if rid == self._response_id or not rid:
             self._response_id = None
-        self._push(ResponseDone())
+        self.push(ResponseDone())
         usage = rt.usage(response)
         if usage is not None:
-            self._push(usage)
+            self.push(usage)
         status = response.get("status")
         if status == "failed":
             details = response.get("status_details") or {}
             error = details.get("error") if isinstance(details, dict) else None
-            self._fail(f"response failed: {error or details}")
+            self.fail(f"response failed: {error or details}")
             return
         if (
             status == "cancelled"
             and rid not in self._cancelled
             and self._playback_end > self._media_s
         ):
-            self._push(SpeechCancelled())  # the server stopped a response whose audio still plays
+            self.push(SpeechCancelled())  # the server stopped a response whose audio still plays
             self._stopped.add(rid)
         self._cancelled.discard(rid)
         if self._response_calls:
             self._response_calls = []
             self._continue = True
-        await self._maybe_continue()
+        self._maybe_continue()
 
-    async def _maybe_continue(self) -> None:
+    def _maybe_continue(self) -> None:
         """One `response.create` once the response is done and all its outputs are in."""
         if self._continue and not self._awaiting and self._response_id is None:
             self._continue = False
-            await self._send({"type": rt.RESPONSE_CREATE})
+            self.post(self._tracked({"type": rt.RESPONSE_CREATE}))
 
 
-class _Secret:
-    """Holds the key for redaction; never shows it (repr, vars)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: str | None) -> None:
-        self.value = value
-
-    def __repr__(self) -> str:
-        return "_Secret(***)"
+def _session_updated(message: Message) -> bool:
+    return rt.canonical(str(message.get("type"))) == rt.SESSION_UPDATED
 
 
 @register_agent(

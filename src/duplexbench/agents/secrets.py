@@ -31,6 +31,18 @@ class SecretError(AgentError):
     """A key is missing (or its variable name is malformed); names the variable only."""
 
 
+class Secret:
+    """Holds a key for redaction; never shows it (repr, `vars()` of its holder)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: str | None = None) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return "Secret(***)"
+
+
 def secret_files() -> list[Path]:
     """Where keys are looked up after the environment, in order."""
     return [Path.cwd() / SECRETS_FILENAME, USER_SECRETS_FILE.expanduser()]

@@ -182,10 +182,10 @@ class StepAudioAgent(WebSocketSession):
         await self.open_session(first, _session_updated, "session.updated", timeout)
 
     def endpoint(self) -> tuple[str, dict[str, str]]:
-        self._key = api_key(self.config.api_key_env)
+        key = self.use_key(api_key(self.config.api_key_env))
         sep = "&" if "?" in self.config.base_url else "?"
         url = f"{self.config.base_url}{sep}model={quote(self.config.model, safe='')}"
-        return url, {"Authorization": f"Bearer {self._key}"}
+        return url, {"Authorization": f"Bearer {key}"}
 
     async def send_audio(self, frame: AudioFrame) -> None:
         if not self.ready:
@@ -233,13 +233,14 @@ class StepAudioAgent(WebSocketSession):
         elif kind == "response.audio.delta":
             self._audio(message.get("delta", ""))
         elif kind == "response.audio_transcript.delta" and message.get("delta"):
-            self._events.append(TranscriptDelta(str(message["delta"])))
+            self.push(TranscriptDelta(str(message["delta"])))
         elif kind == "input_audio_buffer.speech_started":
-            self._events += [SpeechStarted(), SpeechCancelled()]
+            self.push(SpeechStarted())
+            self.push(SpeechCancelled())
             if self._active:
-                await self.send({"type": "response.cancel"})
+                self.post({"type": "response.cancel"})  # from the reader: never waits
         elif kind == "input_audio_buffer.speech_stopped":
-            self._events.append(SpeechStopped())
+            self.push(SpeechStopped())
         elif kind == "response.function_call_arguments.done":
             self._call(message.get("call_id"), message.get("name"), message.get("arguments"))
         elif kind == "response.output_item.done":
@@ -260,14 +261,14 @@ class StepAudioAgent(WebSocketSession):
         response = response if isinstance(response, dict) else {}
         usage = response.get("usage")
         if isinstance(usage, dict):
-            self._events.append(_usage(usage))
+            self.push(_usage(usage))
         if response.get("status") == "failed":
             details = response.get("status_details") or {}
             error = details.get("error") if isinstance(details, dict) else None
             message = error.get("message") if isinstance(error, dict) else details
             self.fail(f"response failed: {message}")
             return
-        self._events.append(ResponseDone())
+        self.push(ResponseDone())
         await self._maybe_continue()
 
     def _audio(self, delta: Any) -> None:
@@ -280,14 +281,14 @@ class StepAudioAgent(WebSocketSession):
             self.fail(f"bad audio from the provider: {exc}")
             return
         if pcm.size:
-            self._events.append(AudioDelta(pcm, STEP_RATE))
+            self.push(AudioDelta(pcm, STEP_RATE))
 
     def _call(self, call_id: Any, name: Any, arguments: Any) -> None:
         if not call_id or not name or str(call_id) in self._seen:
             return
         self._seen.add(str(call_id))
         self._outstanding.add(str(call_id))
-        self._events.append(ToolCallRequest(str(name), _arguments(arguments), str(call_id)))
+        self.push(ToolCallRequest(str(name), _arguments(arguments), str(call_id)))
 
 
 def _session_updated(message: Message) -> bool:
