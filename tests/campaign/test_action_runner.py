@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,13 @@ def test_conditions_that_cannot_apply_to_replays_are_refused(
     with pytest.raises(ValueError, match="'turn-taking' changes only the user's turn-taking"):
         run_campaign(polite)
     assert not any((tmp_path / d).exists() for d in "bc")
+    noise = tmp_path / "noise" / "dog_bark"
+    noise.mkdir(parents=True)
+    (noise / "broken.wav").write_bytes(b"RIFF not really")
+    bad = RunOptions(str(suite), agent="silent", condition="noise", out=tmp_path / "d")
+    with pytest.raises(ValueError, match=r"broken\.wav"):  # one preflight for both families
+        run_campaign(replace(bad, noise_dir=tmp_path / "noise"))
+    assert not (tmp_path / "d").exists()
 
 
 def test_action_runs_carry_the_trust_checks(suite_dir: tuple[Path, Path], tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from duplexbench.agents.audio_protocol import StepAgent, StreamingAgent
-from duplexbench.agents.registry import AgentInfo, AgentSpec, get_agent
+from duplexbench.agents.registry import get_agent
 from duplexbench.campaign.action_compare import action_comparison
 from duplexbench.campaign.action_scoring import (
     make_action_judge,
@@ -23,16 +23,16 @@ from duplexbench.campaign.action_scoring import (
     score_action_trace,
     summarize_actions,
 )
-from duplexbench.campaign.conditions import Condition, check_noise_dir, get_condition
+from duplexbench.campaign.conditions import Condition, get_condition
 from duplexbench.campaign.engine import Target
 from duplexbench.campaign.family import FamilyName, Item, Judge, Runs, Score, register_family
 from duplexbench.campaign.jobs import EpisodeJob, JobConfig, bank_at
+from duplexbench.campaign.preflight import preflight
 from duplexbench.campaign.rundir import read_action_items
 from duplexbench.campaign.runner import RunOptions, campaign_spec, free_run_dir
 from duplexbench.campaign.spec import CampaignSpec, JudgeConfig, slug
 from duplexbench.items.action import ActionItem
-from duplexbench.items.action_suite import ActionSuite, load_action_suite, parse_action_item
-from duplexbench.orchestrator.caller_line import recordings
+from duplexbench.items.action_suite import load_action_suite, parse_action_item
 from duplexbench.orchestrator.clock import RealtimeClock
 from duplexbench.orchestrator.replay import ActionSetup, ReplayConfig
 from duplexbench.orchestrator.replay_caller import applies_to_replays
@@ -40,9 +40,7 @@ from duplexbench.orchestrator.replay_loop import ActionEpisode
 from duplexbench.scoring.actions.judge import ActionJudge
 from duplexbench.scoring.actions.result import ActionScore, action_error_score
 from duplexbench.scoring.episode import EpisodeScore
-from duplexbench.speech.tts import VoiceRef, get_tts
 from duplexbench.trace.events import ErrorKind
-from duplexbench.users.personas import NEUTRAL, get_persona
 
 
 def check_condition(condition: Condition) -> None:
@@ -60,20 +58,6 @@ def check_condition(condition: Condition) -> None:
         )
 
 
-def _check(info: AgentInfo, spec: AgentSpec, suite: ActionSuite, condition: Condition) -> None:
-    """Fail fast: the agent has the audio channel and accepts its options, and every
-    voice's engine (the items' and the condition's personas') is installed."""
-    agent = info.create(spec, "audio")
-    if isinstance(agent, StepAgent):
-        agent.close()  # a streaming agent has not connected yet: nothing to close
-    elif not isinstance(agent, StreamingAgent):
-        raise ValueError(f"agent {info.name!r} has no audio channel: action items are audio")
-    voices = {s.voice for item in suite.items for s in item.segments}
-    voices |= {get_persona(p).voice for p in condition.caller.personas if p != NEUTRAL}
-    for voice in sorted(voices):
-        get_tts(VoiceRef.parse(voice).engine).version()
-
-
 class ActionFamily:
     name: FamilyName = "action"
     score_type: type[EpisodeScore] | type[ActionScore] = ActionScore
@@ -83,11 +67,9 @@ class ActionFamily:
         check_condition(condition)
         info, agent_spec = get_agent(opts.agent)
         suite = load_action_suite(opts.suite, opts.items, opts.limit)  # only the items it runs
-        _check(info, agent_spec, suite, condition)
         noise_dir = None if opts.noise_dir is None else str(opts.noise_dir.resolve())
-        if noise_dir is not None and condition.caller.effects is not None:
-            check_noise_dir(Path(noise_dir))  # contained, regular, within the limits
-            recordings(noise_dir)  # a bad recording fails here, before any episode
+        voices = [s.voice for item in suite.items for s in item.segments]
+        preflight(info, agent_spec, condition, voices, noise_dir)  # action items are audio
         out = opts.out or free_run_dir(Path("runs") / slug(f"{suite.name}-{agent_spec.name}"))
         spec = campaign_spec(opts, suite)
         speech_cache = None if opts.speech_cache is None else str(opts.speech_cache)

@@ -10,19 +10,18 @@ from duplexbench.agents.protocol import TextAgent
 from duplexbench.agents.registry import AgentInfo, AgentSpec
 from duplexbench.audio.pcm import SAMPLE_RATE
 from duplexbench.audio.wav import write_wav
-from duplexbench.campaign.conditions import Condition, check_noise_dir
+from duplexbench.campaign.conditions import Condition
+from duplexbench.campaign.preflight import preflight
 from duplexbench.campaign.rundir import write_model
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode
-from duplexbench.orchestrator.caller_line import recordings
 from duplexbench.orchestrator.clock import RealtimeClock
 from duplexbench.orchestrator.episode import EpisodeRecord, EpisodeSetup
 from duplexbench.orchestrator.text_loop import TextEpisode
 from duplexbench.speech.bank import SpeechBank
-from duplexbench.speech.tts import DEFAULT_VOICE, VoiceRef, get_tts
+from duplexbench.speech.tts import DEFAULT_VOICE, VoiceRef
 from duplexbench.trace.io import write_events
 from duplexbench.users.decision import DeciderConfig
-from duplexbench.users.personas import NEUTRAL, get_persona
 
 
 @dataclass(frozen=True)
@@ -42,20 +41,9 @@ class EpisodeRunner:
     """Folder of noise/burst recordings for conditions with line effects."""
 
     def check(self, items: list[WorkflowItem]) -> None:
-        """Fail fast: the agent has this channel and accepts its options, and every
-        voice the episodes need has its TTS engine installed (SpeechUnavailable)."""
-        agent = self.info.create(self.spec, self.condition.channel)
-        if isinstance(agent, TextAgent | StepAgent):
-            agent.close()  # a streaming agent has not connected yet: nothing to close
-        if self.noise_dir is not None and self.condition.caller.effects is not None:
-            check_noise_dir(Path(self.noise_dir))  # contained, regular, within the limits
-            recordings(self.noise_dir)  # a bad recording fails here, before any episode
-        if self.condition.channel == "audio":
-            voices = {self.voice_of(item) for item in items}
-            voices |= {get_persona(p).voice for p in self.condition.caller.personas if p != NEUTRAL}
-            for voice in sorted(voices):
-                engine = get_tts(VoiceRef.parse(voice).engine)
-                engine.version()
+        """Fail fast before the first episode (`campaign/preflight.py`)."""
+        voices = [self.voice_of(item) for item in items]
+        preflight(self.info, self.spec, self.condition, voices, self.noise_dir)
 
     def voice_of(self, item: WorkflowItem) -> str:
         voice = self.condition.user_voice or item.user.persona.voice
