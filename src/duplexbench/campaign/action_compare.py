@@ -2,7 +2,8 @@
 
 For each action, each item's immediate-execution rate I (over its valid,
 applicable repetitions) and follow-through rate S (over its immediate
-successes) under each condition are compared with the same tests as
+successes; the deterministic verdict, rule or heuristic, as the summary's
+headline S) under each condition are compared with the same tests as
 workflows (`scoring/compare.py`): retention from one condition to the next in
 the order given and paired permutation tests between every pair, Holm-
 Bonferroni across the pairs, on the items that have a value under every
@@ -27,7 +28,9 @@ def _immediate(s: ActionScore) -> bool | None:
 
 
 def _follow_through(s: ActionScore) -> bool | None:
-    return s.follow_through if s.immediate else None
+    """S as the scorecard's headline S: the rule's or the heuristic's verdict, never the
+    judge's (a judge run would otherwise compare one S and show another)."""
+    return s.deterministic_follow_through if s.immediate else None
 
 
 def per_task_rate(scores: Sequence[ActionScore], rate: Rate) -> dict[str, float]:
