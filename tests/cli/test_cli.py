@@ -285,7 +285,7 @@ def test_channel_and_speech_problems_are_reported_before_running(
             "the piper voice is not installed: pip install 'duplexbench[speech]'"
         )
 
-    monkeypatch.setattr("duplexbench.campaign.execute.get_tts", missing)
+    monkeypatch.setattr("duplexbench.campaign.preflight.get_tts", missing)
     result = CliRunner().invoke(
         main, ["run", "--suite", str(FIXTURES), "--out", str(tmp_path / "b")]
     )
