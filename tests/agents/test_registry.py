@@ -56,6 +56,7 @@ def test_third_party_agents_register_through_entry_points(monkeypatch: pytest.Mo
     loaded: list[str] = []
 
     class FakeEntryPoint:
+        name = "plugin-agent"
         value = "my_package.duplexbench_agent"
 
         def load(self) -> None:
@@ -65,9 +66,7 @@ def test_third_party_agents_register_through_entry_points(monkeypatch: pytest.Mo
             def _factory(spec: AgentSpec, channel: str) -> ScriptedAgent:
                 return ScriptedAgent([])
 
-    monkeypatch.setattr(
-        "duplexbench.agents.registry.entry_points", lambda group: [FakeEntryPoint()]
-    )
+    monkeypatch.setattr("duplexbench.agents.plugins.entry_points", lambda group: [FakeEntryPoint()])
     names = {a.name: a for a in list_agents()}
     assert names["plugin-agent"].origin == "my-package" and loaded == [FakeEntryPoint.value]
     list_agents()

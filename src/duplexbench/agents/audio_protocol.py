@@ -32,10 +32,17 @@ class AudioSession:
 
 
 class SpeechKit(Protocol):
-    """Offline speech the harness lends to local agents: TTS through the speech bank."""
+    """Offline speech the harness lends to local step agents (`AudioSession.speech`):
+    TTS through the speech bank and the harness's ASR, so an agent author can
+    build a cascade without bringing speech models (docs/agents.md)."""
 
     def synthesize(self, text: str, voice: str | None = None) -> Int16Array:
         """Mono int16 at 16 kHz (cached, deterministic)."""
+        ...
+
+    def transcribe(self, samples: Int16Array) -> str:
+        """What is said in mono int16 at 16 kHz ("" for silence); the offline
+        whisper engine (`duplexbench[asr]`), cached by the audio's content."""
         ...
 
 

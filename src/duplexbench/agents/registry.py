@@ -1,28 +1,35 @@
-"""Agent registry: a registering decorator, spec strings and entry points.
+"""Agent registry: a registering decorator, spec strings and lookup.
 
 An agent spec is `name[:model][?key=value&...]`, e.g. `oracle`, `noop` or
-`openai-realtime:gpt-realtime?voice=marin`. Third-party packages register
-agents through the `duplexbench.agents` entry-point group (each entry point
-is imported; importing it must call :func:`register_agent`).
+`openai-realtime:gpt-realtime?voice=marin`; `module.path:factory[?...]` names
+a factory by module (`plugins.py`). Agents from outside duplexbench (installed
+plug-ins, plug-in files) are loaded by `plugins.py`, each in isolation.
+
+Names: a built-in agent's name cannot be taken by a plug-in (the built-in
+stays, the plug-in's registration is ignored with a warning); a name two
+plug-ins register is an error only when that agent is asked for, naming both.
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from typing import Literal
 from urllib.parse import parse_qsl
 
+from duplexbench.agents import plugins
 from duplexbench.agents.audio_protocol import StepAgent, StreamingAgent
 from duplexbench.agents.protocol import TextAgent
 
 Channel = Literal["text", "audio"]
 AnyAgent = TextAgent | StepAgent | StreamingAgent
 AgentFactory = Callable[["AgentSpec", Channel], AnyAgent]
-_SPEC = re.compile(r"^(?P<name>[a-z][a-z0-9_\-]*)(:(?P<model>[^?]+))?(\?(?P<query>.*))?$")
+_SPEC = re.compile(r"^(?P<name>[a-z][a-z0-9_\-.]*)(:(?P<model>[^?]+))?(\?(?P<query>.*))?$")
+BUILT_IN = "built-in"
+log = logging.getLogger("duplexbench.plugins")
 
 
 @dataclass(frozen=True)
@@ -54,6 +61,8 @@ class AgentInfo:
 
 _REGISTRY: dict[str, AgentInfo] = {}
 _LOADED: set[str] = set()
+_CONFLICTS: dict[str, list[str]] = {}
+"""Names registered by more than one plug-in -> the origins."""
 
 
 def register_agent(
@@ -61,7 +70,7 @@ def register_agent(
     *,
     description: str,
     privileged: bool = False,
-    origin: str = "built-in",
+    origin: str = BUILT_IN,
     channels: tuple[Channel, ...] = ("text",),
 ) -> Callable[[AgentFactory], AgentFactory]:
     """Register an agent factory under `name`.
@@ -72,12 +81,30 @@ def register_agent(
     """
 
     def decorate(factory: AgentFactory) -> AgentFactory:
-        if name in _REGISTRY:
-            raise ValueError(f"agent {name!r} is already registered")
-        _REGISTRY[name] = AgentInfo(name, description, factory, privileged, origin, channels)
+        loading = plugins.current_origin()
+        source = loading if loading is not None and origin == BUILT_IN else origin
+        _add(AgentInfo(name, description, factory, privileged, source, channels))
         return factory
 
     return decorate
+
+
+def _add(info: AgentInfo) -> None:
+    existing = _REGISTRY.get(info.name)
+    if existing is None:
+        _REGISTRY[info.name] = info
+    elif existing.origin == BUILT_IN and info.origin == BUILT_IN:
+        raise ValueError(f"agent {info.name!r} is already registered")
+    elif BUILT_IN in (existing.origin, info.origin):
+        plugin = info if existing.origin == BUILT_IN else existing
+        log.warning(
+            "warning: %s registers %r, the name of a built-in agent; ignored",
+            plugin.origin,
+            info.name,
+        )
+        _REGISTRY[info.name] = existing if existing.origin == BUILT_IN else info
+    else:
+        _CONFLICTS.setdefault(info.name, [existing.origin]).append(info.origin)
 
 
 def parse_spec(spec: str) -> AgentSpec:
@@ -147,10 +174,13 @@ def _load_agents(name: str | None = None) -> None:
     if name is None:
         for module in _LAZY_BUILTINS.values():
             _import_once(module)
-    for ep in entry_points(group="duplexbench.agents"):
-        if ep.value not in _LOADED:
-            _LOADED.add(ep.value)
-            ep.load()
+    plugins.load_plugin_files()
+    plugins.load_entry_points()
+
+
+def conflicts() -> dict[str, list[str]]:
+    """Agent names more than one plug-in registers -> their origins (unusable names)."""
+    return {name: list(origins) for name, origins in _CONFLICTS.items()}
 
 
 def list_agents() -> list[AgentInfo]:
@@ -164,8 +194,24 @@ def get_agent(spec: str) -> tuple[AgentInfo, AgentSpec]:
     _load_agents(parsed.name)
     if parsed.name not in _REGISTRY:
         _load_agents()  # every name, for the message
+    if parsed.name in _CONFLICTS:
+        sources = " and ".join(_CONFLICTS[parsed.name])
+        raise ValueError(
+            f"agent {parsed.name!r} is registered by more than one plug-in ({sources}); "
+            "uninstall one of them"
+        )
     info = _REGISTRY.get(parsed.name)
     if info is None:
+        found = plugins.module_factory(parsed.name, parsed.model)
+        if found is not None:
+            channels: tuple[Channel, ...] = ("text", "audio")
+            info = AgentInfo(
+                found.name, found.description, found.factory, False, found.origin, channels
+            )
+            return info, parsed
         known = ", ".join(sorted(_REGISTRY))
-        raise ValueError(f"unknown agent {parsed.name!r}; known agents: {known}")
+        raise ValueError(
+            f"unknown agent {parsed.name!r}; known agents: {known} "
+            "(or module.path:factory; docs/agents.md)"
+        )
     return info, parsed

@@ -8,6 +8,7 @@ which `tests/cli/test_lazy_cli.py` keeps equal to the verb's own).
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 import click
 
@@ -107,10 +108,20 @@ def _shorten(text: str, limit: int) -> str:
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(duplexbench.__version__, prog_name="duplexbench")
-def main() -> None:
+@click.option(
+    "--plugin",
+    "plugin_files",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A Python file that registers agents (register_agent), loaded before the command; "
+    "repeatable. Worker processes load it too (docs/agents.md, 'Bring your own agent').",
+)
+def main(plugin_files: tuple[Path, ...]) -> None:
     """duplexbench: does the voice agent actually finish the work?
 
     Runs workflow items (Voice Workbench episodes) against an agent, records
     every episode as a trace, and scores Workflow Success (gates TS, PV, AC,
     AV), Artifact Field Accuracy, Pass@k and Reliable@k.
     """
+    if plugin_files:  # imported only then: the agents package is heavy (start-up time)
+        importlib.import_module("duplexbench.agents.plugins").add_plugin_files(list(plugin_files))

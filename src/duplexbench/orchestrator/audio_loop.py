@@ -44,6 +44,7 @@ from duplexbench.orchestrator.hearing import Hearing
 from duplexbench.orchestrator.playback import Delivered, Playback
 from duplexbench.orchestrator.tape import FrameTape
 from duplexbench.orchestrator.watchdog import FAULTS, kick
+from duplexbench.speech.asr import get_asr
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.tts import DEFAULT_VOICE, VoiceRef
 from duplexbench.trace.events import (
@@ -102,14 +103,19 @@ def _join(parts: list[Int16Array], gap: int) -> Int16Array:
 
 
 class BankSpeech:
-    """The SpeechKit handed to local agents: TTS through the shared speech bank."""
+    """The SpeechKit handed to local agents: TTS through the shared speech bank, ASR
+    through the harness's engine (`asr`)."""
 
-    def __init__(self, bank: SpeechBank, default_voice: str) -> None:
-        self.bank, self.default_voice = bank, default_voice
+    def __init__(self, bank: SpeechBank, default_voice: str, asr: str = "whisper") -> None:
+        self.bank, self.default_voice, self.asr = bank, default_voice, asr
 
     def synthesize(self, text: str, voice: str | None = None) -> Int16Array:
         with harness_code():  # a TTS fault is the harness's, even inside the agent's step
             return self.bank.clip(text, voice or self.default_voice).samples
+
+    def transcribe(self, samples: Int16Array) -> str:
+        with harness_code():  # the lent engine's fault is the harness's too
+            return get_asr(self.asr).transcribe(samples).text
 
 
 class AudioEpisode(EpisodeCore):
