@@ -114,8 +114,30 @@ IGNORED_SERVER_EVENTS = frozenset(
         "rate_limits.updated",
         "output_audio_buffer.started",
         "output_audio_buffer.stopped",
+        # informational: transcription segments of the user's audio (diarization models)
+        "conversation.item.input_audio_transcription.segment",
+        # answers to requests the adapter never sends (conversation.item.retrieve)
+        "conversation.item.retrieved",
+        # SIP calls only (the adapter speaks WebSocket)
+        "input_audio_buffer.dtmf_event_received",
+        # server VAD's idle timeout fired; the response it starts arrives as usual
+        "input_audio_buffer.timeout_triggered",
+        # remote MCP tools: the adapter configures none (tools are the Workbench's), so a
+        # provider cannot run one; these are ignored rather than failed
+        "mcp_list_tools.in_progress",
+        "mcp_list_tools.completed",
+        "mcp_list_tools.failed",
+        "response.mcp_call.in_progress",
+        "response.mcp_call.completed",
+        "response.mcp_call.failed",
+        "response.mcp_call_arguments.delta",
+        "response.mcp_call_arguments.done",
+        # beta transcription-only sessions (the adapter opens conversation sessions)
+        "transcription_session.updated",
     )
 )
+"""Server events the adapter reads past on purpose; every other type of the `openai`
+SDK's GA and beta server-event unions is handled (a test checks both)."""
 
 
 EPISODE_ITEM_KEY = "duplexbench_item"
