@@ -12,9 +12,18 @@ import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
 from duplexbench.agents import get_agent
-from duplexbench.agents.events import AgentFailure, ResponseDone, UsageDelta
+from duplexbench.agents.events import (
+    AgentFailure,
+    ResponseDone,
+    SpeechStarted,
+    SpeechStopped,
+    UsageDelta,
+)
 from duplexbench.agents.gemini_live import (
     DEFAULT_URL,
+    SERVER_CONTENT_IGNORED,
+    SERVER_CONTENT_READ,
+    SERVER_MESSAGE_KEYS,
     GeminiLiveAgent,
     GeminiLiveConfig,
     setup_message,
@@ -131,17 +140,9 @@ class GeminiKit:
                 Emit(_content(interrupted=True)),
                 Emit(_content(turnComplete=True)),
             ],
-            "error": [
-                Emit(
-                    {
-                        "error": {
-                            "code": 400,
-                            "message": "conformance-error",
-                            "status": "INVALID_ARGUMENT",
-                        }
-                    }
-                )
-            ],
+            # the Live API reports errors by closing the socket with a reason (its
+            # LiveServerMessage has no error field)
+            "error": [Disconnect("1007 (invalid frame payload data) conformance-error")],
             "disconnect": [Disconnect()],
         }
         return opening + scripts[scenario]
@@ -311,3 +312,48 @@ def test_over_a_real_websocket(monkeypatch: pytest.MonkeyPatch) -> None:
     assert seen["audio"]["realtimeInput"]["audio"]["mimeType"] == "audio/pcm;rate=16000"
     assert len(base64.b64decode(seen["audio"]["realtimeInput"]["audio"]["data"])) == 640
     assert [type(e).__name__ for e in events] == ["AudioDelta", "ResponseDone"]
+
+
+def test_the_adapter_reads_the_sdk_s_message_shape() -> None:
+    """Every field of google-genai's LiveServerMessage / LiveServerContent is read or
+    deliberately read past, and every message the scripted provider sends is one the
+    SDK accepts (its models forbid unknown keys): the fake speaks the real protocol."""
+    genai = pytest.importorskip("google.genai.types", reason="google-genai (clients extra)")
+    message_keys = {f.alias or n for n, f in genai.LiveServerMessage.model_fields.items()}
+    assert message_keys == set(SERVER_MESSAGE_KEYS)
+    content_keys = {f.alias or n for n, f in genai.LiveServerContent.model_fields.items()}
+    assert content_keys == SERVER_CONTENT_READ | SERVER_CONTENT_IGNORED
+    kit = GeminiKit()
+    for scenario in SCENARIOS:
+        for step in kit.script(scenario):
+            if isinstance(step, Emit):
+                genai.LiveServerMessage.model_validate(step.message)
+
+
+def test_voice_activity_and_unusual_turn_ends_are_read() -> None:
+    steps: list[Step] = [
+        Expect("setup"),
+        Emit({"setupComplete": {}}),
+        Emit({"voiceActivity": {"voiceActivityType": "ACTIVITY_START"}}),
+        Emit({"voiceActivity": {"voiceActivityType": "ACTIVITY_END"}}),
+        Emit(_content(turnComplete=True, turnCompleteReason="MALFORMED_FUNCTION_CALL")),
+        Emit({"sessionResumptionUpdate": {"newHandle": "h", "resumable": True}}),
+        Emit({"brandNewField": {}}),
+    ]
+    provider = ScriptedProvider(steps, ignore=("realtimeInput",))
+    agent = GeminiLiveAgent(GeminiLiveConfig(), transport=Typed(provider))
+
+    async def go() -> list[Any]:
+        await agent.connect(session())
+        events: list[Any] = []
+        while not agent.unknown_keys:  # the last message was read (waits on state)
+            events += agent.poll()
+            await asyncio.sleep(0.001)
+        events += agent.poll()
+        await agent.close()
+        return events
+
+    events = asyncio.run(asyncio.wait_for(go(), 5))
+    assert events == [SpeechStarted(), SpeechStopped(), ResponseDone()]
+    assert agent.turn_complete_reasons == {"MALFORMED_FUNCTION_CALL": 1}
+    assert agent.unknown_keys == {"brandNewField": 1}

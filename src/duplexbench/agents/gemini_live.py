@@ -8,12 +8,18 @@ output and the voice, `systemInstruction`, `tools[].functionDeclarations`,
 `outputAudioTranscription`) and waits for `setupComplete`; user audio goes
 out as `realtimeInput.audio` (base64 PCM16, `audio/pcm;rate=16000`). The
 server sends `serverContent` (`modelTurn.parts[].inlineData` 24 kHz PCM16,
-`outputTranscription`, `interrupted`, `turnComplete`), `toolCall`
-(`functionCalls[{id, name, args}]`, answered with `toolResponse`),
-`toolCallCancellation`, `usageMetadata` and `goAway`. Errors arrive as a close
-frame with a reason (or a JSON `error` status); both end the episode as an
-error, as does a message the adapter cannot read (not JSON, a field of the
-wrong type, audio that is not base64 PCM16 at 8-48 kHz). Failure reasons are
+`outputTranscription`, `interrupted`, `turnComplete`, `turnCompleteReason`),
+`toolCall` (`functionCalls[{id, name, args}]`, answered with `toolResponse`),
+`toolCallCancellation`, `usageMetadata`, `voiceActivity` (the server's VAD:
+`SpeechStarted` / `SpeechStopped`) and `goAway`; the other fields of
+google-genai's `LiveServerMessage` are read past on purpose
+(`SERVER_MESSAGE_KEYS`, `SERVER_CONTENT_READ`), keys it does not define are
+counted in `unknown_keys`. Errors arrive as a close frame with a reason (the
+message type has no error field), which ends the episode as an agent error,
+as does a message the adapter cannot read (not JSON, a field of the wrong
+type, audio that is not base64 PCM16 at 8-48 kHz). A turn that ends for
+another reason than finishing (`turnCompleteReason`, e.g. a rejected
+response or a malformed function call) is counted in `turn_complete_reasons`. Failure reasons are
 cut to 1000 characters. The key never appears in a repr, an event or an error
 message.
 """
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import base64
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import quote
@@ -34,6 +41,7 @@ from duplexbench.agents.events import (
     ResponseDone,
     SpeechCancelled,
     SpeechStarted,
+    SpeechStopped,
     ToolCallRequest,
     TranscriptDelta,
     UsageDelta,
@@ -60,6 +68,44 @@ OUTPUT_RATE = 24_000
 AUDIO_RATES = range(8_000, 48_001)
 """Output audio rates accepted from the provider (`audio/pcm;rate=N`); others fail."""
 _RATE = re.compile(r"rate=(\d+)")
+SERVER_MESSAGE_KEYS = frozenset(
+    (
+        "setupComplete",
+        "serverContent",
+        "toolCall",
+        "toolCallCancellation",
+        "usageMetadata",
+        "goAway",
+        "sessionResumptionUpdate",  # no resumption: a session is one episode
+        "voiceActivityDetectionSignal",  # informational
+        "voiceActivity",
+    )
+)
+"""`LiveServerMessage`'s fields (google-genai 3.3.0; a test checks them against the
+installed SDK). Errors are not among them: the server closes the socket with a reason,
+which ends the episode as an agent error with that reason."""
+_VOICE_ACTIVITY: dict[str, type[SpeechStarted] | type[SpeechStopped]] = {
+    "ACTIVITY_START": SpeechStarted,
+    "ACTIVITY_END": SpeechStopped,
+}
+_ORDINARY_TURN_ENDS = ("TURN_COMPLETE_REASON_UNSPECIFIED", "NEED_MORE_INPUT")
+SERVER_CONTENT_READ = frozenset(
+    ("modelTurn", "turnComplete", "interrupted", "outputTranscription", "turnCompleteReason")
+)
+"""`LiveServerContent` fields the adapter reads."""
+SERVER_CONTENT_IGNORED = frozenset(
+    (
+        "generationComplete",  # a turn ends at turnComplete
+        "waitingForInput",
+        "inputTranscription",  # the harness has its own transcripts of the caller
+        "interimInputTranscription",
+        "groundingMetadata",  # no search grounding is configured
+        "urlContextMetadata",
+        "interactionStatus",
+    )
+)
+"""`LiveServerContent` fields read past on purpose (a test checks both sets against the
+installed google-genai)."""
 OPTIONS = (
     "voice",
     "base_url",
@@ -184,6 +230,11 @@ class GeminiLiveAgent(WebSocketSession):
         self.config = config or GeminiLiveConfig()
         self._cancelled: set[str] = set()
         self._calls = 0
+        self.unknown_keys: Counter[str] = Counter()
+        """Top-level message keys the Live API does not define (counted, not read)."""
+        self.turn_complete_reasons: Counter[str] = Counter()
+        """Turns that ended for another reason than finishing (a rejected response, a
+        malformed function call, a safety block): counted for diagnosis."""
 
     def __repr__(self) -> str:
         return (
@@ -226,14 +277,7 @@ class GeminiLiveAgent(WebSocketSession):
         return f"{self.config.base_url}{sep}key={quote(key, safe='')}", {}
 
     def on_message(self, message: Message) -> None:
-        if "error" in message:
-            error = message["error"]
-            if isinstance(error, dict):
-                status = error.get("status") or error.get("code") or "error"
-                self.fail(f"provider error {status}: {error.get('message', '')}")
-            else:
-                self.fail(f"provider error: {error}")
-            return
+        self.unknown_keys.update(k for k in message if k not in SERVER_MESSAGE_KEYS)
         content = message.get("serverContent")
         if isinstance(content, dict):
             self._content(content)
@@ -248,6 +292,10 @@ class GeminiLiveAgent(WebSocketSession):
         usage = message.get("usageMetadata")
         if isinstance(usage, dict):
             self.push(_usage(usage))
+        activity = message.get("voiceActivity")
+        kind = activity.get("voiceActivityType") if isinstance(activity, dict) else None
+        if kind in _VOICE_ACTIVITY:
+            self.push(_VOICE_ACTIVITY[kind]())
         if "goAway" in message:
             away = message["goAway"]
             left = away.get("timeLeft", "?") if isinstance(away, dict) else "?"
@@ -267,6 +315,9 @@ class GeminiLiveAgent(WebSocketSession):
         if isinstance(transcript, dict) and transcript.get("text"):
             self.push(TranscriptDelta(str(transcript["text"])))
         if content.get("turnComplete"):
+            reason = content.get("turnCompleteReason")
+            if isinstance(reason, str) and reason not in _ORDINARY_TURN_ENDS:
+                self.turn_complete_reasons[reason] += 1  # e.g. a rejected or malformed call
             self.push(ResponseDone())
 
     def _audio(self, inline: dict[str, Any]) -> None:

@@ -37,7 +37,9 @@ class Emit:
 
 @dataclass(frozen=True)
 class Disconnect:
-    pass
+    """The provider drops the connection (with the close reason a real one gives)."""
+
+    reason: str = "the fake provider disconnected"
 
 
 Step = Expect | Emit | Disconnect
@@ -60,8 +62,9 @@ class ScriptedProvider:
         self.sent: list[Message] = []
         self.ignored: list[Message] = []
         self._pos = 0
-        self._inbox: asyncio.Queue[Message | None] = asyncio.Queue()
+        self._inbox: asyncio.Queue[Message | Disconnect] = asyncio.Queue()
         self._closed = False
+        self._reason = Disconnect().reason
         self._pump()
 
     def _pump(self) -> None:
@@ -71,14 +74,11 @@ class ScriptedProvider:
             if isinstance(step, Expect):
                 return
             self._pos += 1
-            if isinstance(step, Emit):
-                self._inbox.put_nowait(step.message)
-            else:
-                self._inbox.put_nowait(None)
+            self._inbox.put_nowait(step.message if isinstance(step, Emit) else step)
 
     async def send(self, message: Message) -> None:
         if self._closed:
-            raise TransportClosed("the fake provider disconnected")
+            raise TransportClosed(self._reason)
         self.sent.append(message)
         kind = message.get("type")
         step = self.steps[self._pos] if self._pos < len(self.steps) else None
@@ -96,14 +96,14 @@ class ScriptedProvider:
 
     async def recv(self, timeout: float | None = None) -> Message | None:
         if self._closed and self._inbox.empty():
-            raise TransportClosed("the fake provider disconnected")
+            raise TransportClosed(self._reason)
         try:
             message = await asyncio.wait_for(self._inbox.get(), timeout)
         except TimeoutError:
             return None
-        if message is None:
-            self._closed = True
-            raise TransportClosed("the fake provider disconnected")
+        if isinstance(message, Disconnect):
+            self._closed, self._reason = True, message.reason
+            raise TransportClosed(message.reason)
         return message
 
     async def close(self) -> None:
