@@ -322,6 +322,25 @@ def test_malformed_client_messages_get_errors_and_the_session_survives() -> None
     assert stats.client_events["bogus"] == 1
 
 
+def test_each_session_is_logged_when_it_ends() -> None:
+    logged: list[dict[str, Any]] = []
+
+    async def go() -> None:
+        server = serve("silent", on_session_end=lambda stats: logged.append(stats.record()))
+        async with server, websockets.connect(server.url + "/realtime?model=x") as ws:
+            await ws.recv()
+            await ws.send(json.dumps({"type": "bogus"}))
+            assert json.loads(await ws.recv())["error"]["code"] == "unknown_event"
+        while not logged:  # the server notices the close on its own time
+            await asyncio.sleep(0.01)
+
+    run(go())
+    [record] = logged
+    assert record["end"] == "client closed" and record["client_events"] == 1
+    assert (record["errors"], record["error_codes"]) == (1, ["unknown_event"])
+    assert json.loads(json.dumps(record)) == record  # --log-json prints it as is
+
+
 @pytest.mark.parametrize(
     ("idle", "total", "code"), [(0.2, 30, "idle_timeout"), (30, 0.3, "session_expired")]
 )
@@ -420,6 +439,7 @@ def test_cli_serves_until_interrupted(stop_signal: int, inherit_ignored_sigint: 
             _, err = proc.communicate(timeout=10)
             raise AssertionError(f"serve-agent did not stop after Ctrl-C:\n{err}") from None
         assert proc.returncode == 0 and "stopped" in err
+        assert "ended: client closed;" in err and "0 errors" in err  # the session's log line
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -9,10 +9,14 @@ audio deltas inside a response, function calls as `function_call` items, and
 `response.done` with a synthetic usage block. `function_call_output` items come
 back to the agent as `ToolResultMessage`s on its next step. An energy VAD
 reports `input_audio_buffer.speech_started` / `speech_stopped` (off when
-`turn_detection` is null). `response.create` is accepted but the local agent
-decides when to speak; `EndCall` has no Realtime equivalent and is counted.
-Malformed client messages get an `error` event and the session goes on;
-idle or over-long sessions are closed after an `error` event.
+`turn_detection` is null). The conversation's items are announced and can be
+retrieved and deleted (`serve_items.py`); `response.create` opens a response
+the local agent's next words go into (closed empty after
+`REQUESTED_RESPONSE_WAIT_MS` of input audio without any); `EndCall` has no
+Realtime equivalent and is counted. Malformed client messages get an `error`
+event (the service's codes where it has one) and the session goes on; idle
+or over-long sessions are closed after an `error` event. Each session's
+stats go to `ServeConfig.on_session_end` (the CLI's log line).
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from duplexbench.agents.serve_events import (
     ServerEvents,
     SessionSettings,
 )
+from duplexbench.agents.serve_items import Conversation
 from duplexbench.agents.serve_privileged import HeardCue, served_session
 from duplexbench.agents.transport import Outbox
 from duplexbench.audio.frames import AudioFrame
@@ -53,6 +58,11 @@ from duplexbench.audio.vad import StreamingVad
 from duplexbench.items.action import ActionItem
 
 Message = rt.Message
+MIN_COMMIT_MS = 100
+"""The least input audio a client's `input_audio_buffer.commit` accepts (as the service)."""
+REQUESTED_RESPONSE_WAIT_MS = 3_000
+"""Input audio after a client's `response.create` in which the local agent may start
+speaking into the opened response; past it, the response is closed empty."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +80,8 @@ class ServeConfig:
     speech: SpeechKit | None = None
     items: Mapping[str, ActionItem] = field(default_factory=dict)
     """Action items a privileged agent (ideal-floor) may be asked about (`serve_privileged.py`)."""
+    on_session_end: Callable[[SessionStats], None] | None = None
+    """Called with each session's stats when it ends (the CLI's per-session log line)."""
 
 
 def is_loopback(host: str) -> bool:
@@ -83,6 +95,9 @@ def is_loopback(host: str) -> bool:
 class SessionStats:
     """What one connection did (for tests and logs)."""
 
+    started: float = field(default_factory=time.time)
+    """Wall-clock start (epoch seconds)."""
+    duration_s: float = 0.0
     client_events: Counter[str] = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
     truncations: list[int] = field(default_factory=list)
@@ -90,6 +105,31 @@ class SessionStats:
     tool_results: int = 0
     end_calls: int = 0
     end: str = ""
+
+    def record(self) -> dict[str, Any]:
+        """The session's log record (JSON-ready)."""
+        return {
+            "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.started)),
+            "duration_s": round(self.duration_s, 3),
+            "end": self.end,
+            "frames": self.frames,
+            "client_events": sum(self.client_events.values()),
+            "tool_results": self.tool_results,
+            "truncations": len(self.truncations),
+            "errors": len(self.errors),
+            "error_codes": sorted(set(self.errors)),
+        }
+
+    def line(self) -> str:
+        """One human-readable line for the log."""
+        r = self.record()
+        codes = f" ({', '.join(r['error_codes'])})" if r["error_codes"] else ""
+        return (
+            f"session {r['started']} {r['duration_s']:.1f} s, ended: {r['end']}; "
+            f"{r['frames']} frames, {r['client_events']} client events, "
+            f"{r['tool_results']} tool results, {r['truncations']} truncations, "
+            f"{r['errors']} errors{codes}"
+        )
 
 
 class _End(Exception):
@@ -179,7 +219,10 @@ class _Session:
         self.t_ms = 0
         self.results: list[ToolResultMessage] = []
         self.user_item: str | None = None
-        self.writer = ResponseWriter(self.send, self.ids)
+        self.buffered_ms = 0
+        """Input audio appended since the last commit or clear."""
+        self.conversation = Conversation(self.send, self.error)
+        self.writer = ResponseWriter(self.send, self.ids, self.conversation)
         self.outbox = Outbox(self.ws.send, lambda reason: None)
         self.handlers: dict[str, Callable[[Message], Awaitable[None]]] = {
             rt.SESSION_UPDATE: self._session_update,
@@ -189,7 +232,9 @@ class _Session:
             rt.ITEM_CREATE: self._item_create,
             rt.ITEM_TRUNCATE: self._truncate,
             rt.RESPONSE_CANCEL: self._cancel,
-            rt.RESPONSE_CREATE: self._ignore,
+            rt.RESPONSE_CREATE: self._response_create,
+            "conversation.item.retrieve": self.conversation.retrieve,
+            "conversation.item.delete": self.conversation.delete,
             "output_audio_buffer.clear": self._ignore,
         }
 
@@ -214,6 +259,9 @@ class _Session:
         finally:
             await self.outbox.close(timeout=0.5)
             self.stats.end_calls = self.writer.end_calls
+            self.stats.duration_s = time.time() - self.stats.started
+            if self.config.on_session_end is not None:
+                self.config.on_session_end(self.stats)
             if self.agent is not None:
                 with contextlib.suppress(Exception):
                     self.agent.close()
@@ -288,11 +336,14 @@ class _Session:
         try:
             if not isinstance(session, dict):
                 raise ValueError("session must be an object")
+            if session.get("type", "realtime") != "realtime":
+                raise ValueError(f"session type {session['type']!r} is not served (realtime only)")
             if self.settings.apply(session):
                 self.vad = StreamingVad(hangover_ms=self.settings.silence_ms)
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             await self.error("invalid_value", f"session.update: {exc}", message.get("event_id"))
             return
+        self.conversation.beta = "type" not in session  # the GA shape names its type
         await self.send(rt.SESSION_UPDATED, session=self.settings.to_object())
 
     async def _append(self, message: Message) -> None:
@@ -302,6 +353,7 @@ class _Session:
             await self.error("invalid_audio", str(exc), message.get("event_id"))
             return
         self.pending = np.concatenate([self.pending, self.resampler.process(samples)])
+        self.buffered_ms += len(samples) * 1000 // rt.WIRE_RATE
         count = len(self.pending) // self.frame_n
         if not count:
             return
@@ -320,6 +372,7 @@ class _Session:
             except AgentFault as exc:
                 await self.error("agent_error", str(exc), kind="server_error")
                 raise _End("agent_error") from None
+        await self.writer.idle(self.t_ms, REQUESTED_RESPONSE_WAIT_MS)
 
     def _step_frames(self, frames: list[Int16Array]) -> list[tuple[Any, Sequence[AgentEvent]]]:
         """Runs in a worker thread: VAD and one agent step per frame."""
@@ -355,14 +408,40 @@ class _Session:
             return
         item = self.user_item or self.ids.new_id("item")
         await self.send(rt.SPEECH_STOPPED, audio_end_ms=at_ms, item_id=item)
-        await self.send(rt.COMMITTED, item_id=item, previous_item_id=None)
+        await self._committed(item)
+
+    async def _committed(self, item: str) -> None:
+        previous = next(reversed(self.conversation.items), None)
+        self.buffered_ms = 0
+        await self.send(rt.COMMITTED, item_id=item, previous_item_id=previous)
+        await self.conversation.user_audio(item)
 
     async def _commit(self, message: Message) -> None:
-        await self.send(rt.COMMITTED, item_id=self.ids.new_id("item"), previous_item_id=None)
+        if self.buffered_ms < MIN_COMMIT_MS:
+            text = (
+                "Error committing input audio buffer: buffer too small. Expected at least "
+                f"{MIN_COMMIT_MS}ms of audio, but buffer only has {self.buffered_ms}ms of audio."
+            )
+            await self.error("input_audio_buffer_commit_empty", text, message.get("event_id"))
+            return
+        await self._committed(self.ids.new_id("item"))
 
     async def _clear(self, message: Message) -> None:
         self.pending = np.zeros(0, dtype=np.int16)
+        self.buffered_ms = 0
         await self.send("input_audio_buffer.cleared")
+
+    async def _response_create(self, message: Message) -> None:
+        if self.writer.out is not None:
+            text = (
+                f"Conversation already has an active response in progress: {self.writer.out.id}. "
+                "Wait until the response is finished before creating a new one."
+            )
+            await self.error(
+                "conversation_already_has_active_response", text, message.get("event_id")
+            )
+            return
+        await self.writer.open(self.t_ms)
 
     async def _item_create(self, message: Message) -> None:
         item = message.get("item")
@@ -387,7 +466,7 @@ class _Session:
             )
             self.stats.tool_results += 1
         done = {**item, "id": item.get("id") or self.ids.new_id("item"), "status": "completed"}
-        await self.send(rt.ITEM_CREATED, previous_item_id=None, item=done)
+        await self.conversation.final(done)
 
     async def _truncate(self, message: Message) -> None:
         item, end = message.get("item_id"), message.get("audio_end_ms")
@@ -397,6 +476,8 @@ class _Session:
                 "truncate needs item_id and audio_end_ms >= 0",
                 message.get("event_id"),
             )
+            return
+        if await self.conversation.known(message) is None:
             return
         self.stats.truncations.append(end)
         index = message.get("content_index", 0)

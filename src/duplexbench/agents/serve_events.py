@@ -39,6 +39,7 @@ from duplexbench.agents.events import (
     TranscriptDelta,
 )
 from duplexbench.agents.protocol import ToolSpec
+from duplexbench.agents.serve_items import Conversation
 from duplexbench.audio.pcm import AudioFormatError, resample, to_mono
 
 Message = rt.Message
@@ -194,9 +195,11 @@ class _Response:
 class ResponseWriter:
     """Writes one session's responses; `calls` maps each call id to its tool name."""
 
-    def __init__(self, send: Send, ids: ServerEvents) -> None:
-        self.send, self.ids = send, ids
+    def __init__(self, send: Send, ids: ServerEvents, conversation: Conversation) -> None:
+        self.send, self.ids, self.conversation = send, ids, conversation
         self.out: _Response | None = None
+        self.requested_at_ms: int | None = None
+        """When the client's `response.create` opened the active response (else None)."""
         self.calls: dict[str, str] = {}
         self.input_ms = 0
         """User audio heard since the last response (for the usage block)."""
@@ -240,6 +243,18 @@ class ResponseWriter:
             "content_index": 0,
         }
 
+    async def open(self, at_ms: int) -> None:
+        """Open a response at the client's request (`response.create`); what the agent says
+        next goes into it, and `idle` closes it empty when the agent says nothing."""
+        await self._response()
+        self.requested_at_ms = at_ms
+
+    async def idle(self, now_ms: int, wait_ms: int) -> None:
+        """Close a requested response with no output after `wait_ms` of input audio."""
+        out, since = self.out, self.requested_at_ms
+        if out is not None and since is not None and not out.output and now_ms - since >= wait_ms:
+            await self.finish("completed")
+
     async def _response(self) -> _Response:
         if self.out is None:
             self.out = _Response(self.ids.new_id("resp"))
@@ -267,6 +282,7 @@ class ResponseWriter:
                 output_index=where["output_index"],
                 item=out.message,
             )
+            await self.conversation.added(out.message)
             await self.send(
                 rt.CONTENT_PART_ADDED, **where, part={"type": "audio", "transcript": ""}
             )
@@ -296,6 +312,7 @@ class ResponseWriter:
         await self.send(
             rt.OUTPUT_ITEM_DONE, response_id=out.id, output_index=where["output_index"], item=item
         )
+        await self.conversation.done(item)
         out.transcript = []
 
     async def _call(self, event: ToolCallRequest) -> None:
@@ -319,6 +336,7 @@ class ResponseWriter:
         await self.send(
             rt.OUTPUT_ITEM_ADDED, response_id=out.id, output_index=index, item=dict(item)
         )
+        await self.conversation.added(dict(item))
         item.update(status="completed", arguments=arguments)
         await self.send(
             rt.ARGUMENTS_DONE,
@@ -330,11 +348,13 @@ class ResponseWriter:
             arguments=arguments,
         )
         await self.send(rt.OUTPUT_ITEM_DONE, response_id=out.id, output_index=index, item=item)
+        await self.conversation.done(item)
         self.calls[call_id] = event.name
 
     async def finish(self, status: str) -> None:
         """End the active response (if any) with `completed` or `cancelled`."""
         out, self.out = self.out, None
+        self.requested_at_ms = None
         if out is None:
             return
         self.last_response = out.id

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
+from functools import partial
 from pathlib import Path
 
 import click
 
-from duplexbench.agents.serve import RealtimeServer, ServeConfig
+from duplexbench.agents.serve import RealtimeServer, ServeConfig, SessionStats
 from duplexbench.cli._common import fail
 from duplexbench.items.action import ActionItem
 from duplexbench.items.action_suite import load_action_suite
@@ -41,6 +43,12 @@ from duplexbench.suites.package import resolve_suite
     "the agent gets that item; the cue onset is heard in the audio. To check that network "
     "replays give the in-process verdicts (docs/actions.md).",
 )
+@click.option(
+    "--log-json",
+    is_flag=True,
+    help="Log each session as one JSON object per line on stderr (start, duration, how it "
+    "ended, frames, client events, tool results, truncations, errors) instead of text.",
+)
 def serve_agent_command(
     *,
     agent: str,
@@ -54,12 +62,14 @@ def serve_agent_command(
     speech_cache: Path | None,
     voice: str,
     suite: str | None,
+    log_json: bool,
 ) -> None:
     """Serve AGENT over the OpenAI Realtime protocol (WebSocket) until Ctrl-C.
 
     Each connection gets a fresh agent that hears the client's audio frame by
     frame. Connect any Realtime client with base URL ws://HOST:PORT/v1, e.g.
-    the agent spec `openai-realtime?base_url=ws://127.0.0.1:8765/v1`.
+    the agent spec `openai-realtime?base_url=ws://127.0.0.1:8765/v1`. Each
+    session that ends is logged on stderr (one line; --log-json for JSON).
     """
     config = ServeConfig(
         agent=agent,
@@ -72,6 +82,7 @@ def serve_agent_command(
         idle_timeout_s=idle_timeout_s,
         speech=BankSpeech(SpeechBank(speech_cache), voice),
         items=_action_items(suite) if suite else {},
+        on_session_end=partial(_log_session, log_json),
     )
     try:
         server = RealtimeServer(config)
@@ -84,6 +95,11 @@ def serve_agent_command(
         click.echo("stopped", err=True)
     except OSError as exc:
         fail(f"cannot serve on {host}:{port}: {exc}")
+
+
+def _log_session(as_json: bool, stats: SessionStats) -> None:
+    text = json.dumps(stats.record()) if as_json else stats.line()
+    click.echo(text, err=True)
 
 
 def _action_items(suite: str) -> dict[str, ActionItem]:
