@@ -274,6 +274,60 @@ def test_official_sdk_client() -> None:
     assert got["usage"].output_token_details.audio_tokens == ANSWER_MS // 50
 
 
+def _user_audio() -> list[bytes]:
+    """600 ms of speech then 1.5 s of silence, as 20 ms chunks of 24 kHz PCM16."""
+    user = np.concatenate([speech(600), np.zeros(24_000, dtype=np.int16)])
+    wire = resample(user, 16_000, rt.WIRE_RATE)
+    return [wire[i : i + 480].astype("<i2").tobytes() for i in range(0, len(wire), 480)]
+
+
+def test_openai_agents_realtime_runner() -> None:
+    """The Agents SDK's RealtimeRunner (url=): a function call through to the answer, the
+    caller's turn in its history, no error events on either side."""
+    realtime = pytest.importorskip("agents.realtime", reason="openai-agents (clients extra)")
+    agents_sdk = pytest.importorskip("agents", reason="openai-agents (clients extra)")
+    calls: list[str] = []
+
+    @agents_sdk.function_tool(name_override=TOOL.name)
+    def lookup_order(id: str) -> str:
+        """Look up an order by id."""
+        calls.append(id)
+        return json.dumps(RESULT)
+
+    async def go() -> tuple[list[Any], Any]:
+        async with serve() as server:
+            agent = realtime.RealtimeAgent(
+                name="a", instructions="Be helpful.", tools=[lookup_order]
+            )
+            config = {"url": server.url + "/realtime?model=x", "api_key": "test"}
+            session = await realtime.RealtimeRunner(agent).run(model_config=config)
+            events: list[Any] = []
+            async with session:
+                for chunk in _user_audio():
+                    await session.send_audio(chunk)
+
+                async def answered() -> None:
+                    async for event in session:
+                        events.append(event)
+                        if event.type == "tool_end":  # the agent's next step hears silence
+                            for _ in range(10):
+                                await session.send_audio(bytes(960))
+                        elif event.type == "audio_end" and "tool_end" in [e.type for e in events]:
+                            return  # the answer after the tool result has played
+
+                await asyncio.wait_for(answered(), 15)
+        return events, server
+
+    events, server = asyncio.run(go())
+    kinds = [e.type for e in events]
+    assert calls == ["A-17"] and "tool_end" in kinds and "error" not in kinds
+    roles = [getattr(e.item, "role", e.item.type) for e in events if e.type == "history_added"]
+    assert roles[0] == "user"  # the caller's turn is in the SDK's history
+    assert "function_call" in roles and roles[-1] == "assistant"
+    [session_stats] = server.sessions
+    assert session_stats.errors == []
+
+
 # --- raw clients: malformed messages, limits, refusals ------------------------
 
 
