@@ -22,6 +22,8 @@ from duplexbench.agents import (
     registry,
 )
 from duplexbench.agents.registry import AgentSpec
+from duplexbench.campaign.spec import CampaignSpec
+from duplexbench.campaign.trust import resolve_privileged
 from duplexbench.cli import main
 
 AGENT_FILE = """
@@ -185,6 +187,8 @@ def test_a_factory_by_module_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
         get_agent("my_team.agent:nope")
     with pytest.raises(ValueError, match="unknown agent 'no_such_module'"):
         get_agent("no_such_module:make")
+    with pytest.raises(ValueError, match=r"unknown agent 'my_team\.agent'"):  # a run dir's spec
+        get_agent("my_team.agent:make", modules=False)
 
 
 def test_a_module_that_fails_to_import_names_the_error(
@@ -194,3 +198,18 @@ def test_a_module_that_fails_to_import_names_the_error(
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(ValueError, match="'crashy' failed to import: RuntimeError: no GPU here"):
         get_agent("crashy:make")
+
+
+def test_a_run_directory_s_agent_spec_never_imports_a_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Re-scoring reads campaign.json's agent (an older one without the privileged flag is
+    looked up): a `module:factory` spec there must not run code from the import path."""
+    marker = tmp_path / "imported"
+    (tmp_path / "planted.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    spec = CampaignSpec(
+        duplexbench_version="0.1", suite="s", suite_version="1", suite_path="s",
+        agent="planted:make", condition="text", repeats=1, seed=0, items=[], item_checksums={},
+    )  # fmt: skip
+    assert resolve_privileged(spec) is None and not marker.exists()

@@ -188,8 +188,10 @@ def list_agents() -> list[AgentInfo]:
     return sorted(_REGISTRY.values(), key=lambda a: a.name)
 
 
-def get_agent(spec: str) -> tuple[AgentInfo, AgentSpec]:
-    """Look up an agent spec; raises ValueError naming the known agents."""
+def get_agent(spec: str, modules: bool = True) -> tuple[AgentInfo, AgentSpec]:
+    """Look up an agent spec; raises ValueError naming the known agents. `modules=False`
+    never imports a `module.path:factory` (for specs read from files, e.g. a run
+    directory's campaign.json: importing runs code from the import path)."""
     parsed = parse_spec(spec)
     _load_agents(parsed.name)
     if parsed.name not in _REGISTRY:
@@ -202,7 +204,7 @@ def get_agent(spec: str) -> tuple[AgentInfo, AgentSpec]:
         )
     info = _REGISTRY.get(parsed.name)
     if info is None:
-        found = plugins.module_factory(parsed.name, parsed.model)
+        found = plugins.module_factory(parsed.name, parsed.model) if modules else None
         if found is not None:
             channels: tuple[Channel, ...] = ("text", "audio")
             info = AgentInfo(

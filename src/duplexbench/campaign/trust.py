@@ -99,7 +99,7 @@ def resolve_privileged(spec: CampaignSpec) -> bool | None:
     if spec.privileged is not None:
         return spec.privileged
     try:
-        return get_agent(spec.agent)[0].privileged
+        return get_agent(spec.agent, modules=False)[0].privileged  # a run dir's spec: no imports
     except ValueError:
         return None
 
