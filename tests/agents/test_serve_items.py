@@ -138,6 +138,11 @@ def test_response_create_is_always_answered() -> None:
             bad = {"type": "transcription"}
             await client.send(type=rt.SESSION_UPDATE, session=bad)
             assert (await client.of_type(rt.ERROR))["error"]["code"] == "invalid_value"
+            await client.send(type=rt.SESSION_UPDATE, session={"instructions": "x"})
+            await client.of_type(rt.SESSION_UPDATED)  # untyped, but the session stays GA
+            await client.send(type=rt.APPEND, audio=_silence(200))
+            await client.send(type=rt.COMMIT)
+            await client.of_type("conversation.item.added")
             await client.ws.close()
         return client
 

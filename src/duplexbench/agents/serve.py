@@ -343,7 +343,9 @@ class _Session:
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             await self.error("invalid_value", f"session.update: {exc}", message.get("event_id"))
             return
-        self.conversation.beta = "type" not in session  # the GA shape names its type
+        # the GA shape names its type; once an update did, the session is GA for good
+        self.conversation.beta = self.conversation.beta_named and "type" not in session
+        self.conversation.beta_named = self.conversation.beta
         await self.send(rt.SESSION_UPDATED, session=self.settings.to_object())
 
     async def _append(self, message: Message) -> None:

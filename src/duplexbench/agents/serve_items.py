@@ -35,6 +35,8 @@ class Conversation:
         self.items: dict[str, Message] = {}
         self.beta = False
         """The client configured the session with beta names."""
+        self.beta_named = True
+        """No `session.update` so far named its type (the GA shape does)."""
 
     def _previous(self, item_id: str) -> str | None:
         ids = list(self.items)
