@@ -8,7 +8,12 @@ __all__ = ["ConnectionNotOpened", "TransportClosed", "TransportError"]
 
 
 class TransportClosed(Exception):
-    """The peer closed the connection (or it broke)."""
+    """The peer closed the connection (or it broke); `code`: the WebSocket close code the
+    peer sent, None when there was none (the connection broke)."""
+
+    def __init__(self, message: str = "", code: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class ConnectionNotOpened(TransportClosed):

@@ -150,6 +150,7 @@ _LAZY_BUILTINS: dict[str, str] = {
     "gemini-live": "duplexbench.agents.gemini_live",
     "openai-realtime": "duplexbench.agents.openai_realtime",
     "step-audio": "duplexbench.agents.step_audio",
+    "twilio-stream": "duplexbench.agents.twilio_stream",
 }
 """Built-in agents outside `builtin.py`, imported when first asked for by name: the
 network adapters bring asyncio, ssl and their protocols, which a run of a local

@@ -79,7 +79,8 @@ class WebSocketTransport:
         except TimeoutError:
             return None
         except websockets.exceptions.ConnectionClosed as exc:
-            raise TransportClosed(f"connection closed: {exc}") from None
+            code = exc.rcvd.code if exc.rcvd is not None else None
+            raise TransportClosed(f"connection closed: {exc}", code) from None
         try:
             message = json.loads(raw)
         except (ValueError, TypeError):

@@ -88,6 +88,11 @@ class WebSocketSession(ABC):
         """The failure text for a message whose fields could not be read."""
         return f"malformed message from the provider: {type(exc).__name__}: {exc}"
 
+    def peer_closed(self, exc: TransportClosed) -> None:
+        """The peer closed the connection (`exc.code`: its close code, if any): a failure
+        unless we are closing; a protocol where closing means hanging up overrides this."""
+        self._closed(str(exc))
+
     def use_key(self, key: _Key) -> _Key:
         """Keep the key for redaction (never shown) and return it."""
         self._secret.value = key
@@ -101,10 +106,15 @@ class WebSocketSession(ABC):
         return not self._failed and self._transport is not None and self._reader is not None
 
     async def open_session(
-        self, first: Message, is_ready: Callable[[Message], bool], what: str, timeout_s: float
+        self,
+        first: Message,
+        is_ready: Callable[[Message], bool] | None,
+        what: str,
+        timeout_s: float,
     ) -> None:
         """Open the connection (unless one was given), send `first` and wait until a message
-        `is_ready` (`what` names it in the failure); then read in the background."""
+        `is_ready` (`what` names it in the failure; None: a protocol without a setup
+        answer, ready once sent); then read in the background."""
         try:
             if self._transport is None:
                 url, headers = self.endpoint()
@@ -117,7 +127,7 @@ class WebSocketSession(ABC):
         self._outbox = Outbox(self._transport.send, self._closed, self.max_backlog)
         self._outbox.start()
         self.post(first)
-        if await self._await_ready(is_ready, what, timeout_s):
+        if is_ready is None or await self._await_ready(is_ready, what, timeout_s):
             self._reader = asyncio.create_task(self._read())
 
     def post(self, message: Message) -> None:
@@ -172,8 +182,8 @@ class WebSocketSession(ABC):
         return redact(text, [self._secret.value])
 
     def _closed(self, reason: str) -> None:
-        if not self._closing:
-            self.fail(f"connection closed: {reason}")
+        if not self._closing:  # the transport's reason may already say so: said once
+            self.fail(f"connection closed: {reason.removeprefix('connection closed: ')}")
 
     async def _await_ready(
         self, is_ready: Callable[[Message], bool], what: str, timeout_s: float
@@ -209,7 +219,9 @@ class WebSocketSession(ABC):
             return await self._transport.recv(timeout=timeout)
         except TransportError as exc:
             self.fail(f"malformed message from the provider: {exc}")
-        except (TransportClosed, OSError) as exc:
+        except TransportClosed as exc:
+            self.peer_closed(exc)
+        except OSError as exc:
             self._closed(str(exc))
         return None
 

@@ -3,6 +3,11 @@
 The observer reads each sentence as its words are played: at every clause
 boundary (`, ; :`) it reads the sentence so far, and at the sentence end the
 whole sentence, so an act is noticed as soon as it is heard and never before.
+
+Audio that comes without a transcript (a phone agent, an open full-duplex
+model) is read with ASR at each pause of `PAUSE_MS` in it and at the end of
+the utterance: the user takes in what was said up to the pause, so a long
+untranscribed turn can be interrupted at an act in it, as a transcribed one can.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from typing import Protocol
 
 from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
 from duplexbench.orchestrator.playback import Delivered
-from duplexbench.speech.asr import get_asr
+from duplexbench.speech.asr import get_asr, is_silent
 from duplexbench.trace.events import (
     AgentActs,
     AgentActsData,
@@ -57,6 +62,8 @@ _QUESTION_OPENERS = frozenset(
     ]
 )
 """A sentence starting with one of these is read as a question while it is spoken."""
+PAUSE_MS = 300
+"""Untranscribed agent audio is read (ASR) at each pause this long in it."""
 
 
 class Listener(Protocol):
@@ -96,6 +103,10 @@ class Hearing:
         self._sentence_acts: list[str] = []
         self._said: list[str] = []
         """Sentences of the agent utterance being heard (a read-back can span several)."""
+        self._has_text = False  # the utterance came with a transcript
+        self._unread = 0  # ASR: first ms of the audio not read yet
+        self._quiet_ms = 0  # ASR: the pause at the end of what was played
+        self._loud = False  # ASR: speech since `_unread`
 
     def user_took_turn(self) -> None:
         self.acts_since, self.heard_since = [], []
@@ -120,20 +131,46 @@ class Hearing:
     def frame(self, delivered: Delivered, t: int, idle: bool) -> None:
         if delivered.active:
             if self._start is None:
-                self._start = t
+                self._start = self._unread = t
             self._end = t + self.frame_ms
         new_acts = False
         for word in delivered.words:
-            self._words.append(word.word)
-            self._sentence.append(word.word)
-            if word.word.endswith(_SENTENCE_END):
-                new_acts |= self._observe(word.t_ms, final=True)
-            elif word.word.endswith(_CLAUSE_END):
-                new_acts |= self._observe(word.t_ms, final=False)
+            self._has_text = True
+            new_acts |= self._take(word.word, word.t_ms)
+        if delivered.active and self.asr is not None and not self._has_text:
+            new_acts |= self._read_at_pause(delivered, t)
         if new_acts:
             self.listener.check_barge_ins(self.recorder.events[-1].t_ms)
         if idle and self._start is not None:
             self._close(t, truncated=False)
+
+    def _take(self, word: str, t: int) -> bool:
+        """One heard word; True when reading it found new acts."""
+        self._words.append(word)
+        self._sentence.append(word)
+        if word.endswith(_SENTENCE_END):
+            return self._observe(t, final=True)
+        if word.endswith(_CLAUSE_END):
+            return self._observe(t, final=False)
+        return False
+
+    def _read_at_pause(self, delivered: Delivered, t: int) -> bool:
+        """Untranscribed audio: at a pause of `PAUSE_MS` after speech, read what was said."""
+        if is_silent(delivered.samples):
+            self._quiet_ms += self.frame_ms
+        else:
+            self._quiet_ms, self._loud = 0, True
+        if not (self._loud and self._quiet_ms >= PAUSE_MS):
+            return False
+        return self._read(t + self.frame_ms)
+
+    def _read(self, end: int) -> bool:
+        """ASR of the audio played in [`_unread`, `end`): its words are heard at `end`."""
+        new_acts = False
+        for word in self._transcribe(self._unread, end):
+            new_acts |= self._take(word, end)
+        self._unread, self._loud = end, False
+        return new_acts
 
     def _observe(self, t: int, final: bool) -> bool:
         text = " ".join(self._sentence)
@@ -149,10 +186,7 @@ class Hearing:
         return bool(acts)
 
     def _transcribe(self, start: int, end: int) -> list[str]:
-        """The agent sent audio without a transcript: read what was delivered with ASR.
-
-        The user reacts to those words only after the utterance (conservative).
-        """
+        """The agent sent audio without a transcript: read what was delivered with ASR."""
         asr = get_asr(self.asr or "whisper")
         delivered = self.delivered(start // self.frame_ms, end // self.frame_ms)
         return asr.transcribe(delivered).text.split()
@@ -173,11 +207,10 @@ class Hearing:
 
     def _close(self, t: int, truncated: bool, cancelled: bool = False) -> None:
         assert self._start is not None
-        transcribed = False
-        if not self._words and self.asr is not None:
-            self._words = self._transcribe(self._start, self._end)
-            self._sentence = list(self._words)
-            transcribed = bool(self._words)
+        if not self._has_text and self.asr is not None and self._loud:
+            for word in self._transcribe(self._unread, self._end):
+                self._take(word, max(t, self._end))
+        transcribed = not self._has_text and bool(self._words)
         if self._sentence:
             self._observe(max(t, self._end), final=True)
         data = AgentUtteranceData(
@@ -190,3 +223,4 @@ class Hearing:
         )
         self.recorder.emit(AgentUtterance, max(t, self._end), data)
         self._start, self._words, self._said = None, [], []
+        self._has_text, self._quiet_ms, self._loud = False, 0, False
