@@ -80,6 +80,7 @@ class OpenAIRealtimeAgent(WebSocketSession):
     ) -> None:
         super().__init__(transport, connector)
         self.options = options
+        self.name = options.agent_name  # a preset's own name (realtime_presets.py)
         self.max_events = options.max_inbox
         self.unknown_events: Counter[str] = Counter()
         self.benign_errors: list[str] = []

@@ -134,6 +134,8 @@ IGNORED_SERVER_EVENTS = frozenset(
         "response.mcp_call_arguments.done",
         # beta transcription-only sessions (the adapter opens conversation sessions)
         "transcription_session.updated",
+        # xAI's keep-alive (`xai-realtime`; in neither SDK union)
+        "ping",
     )
 )
 """Server events the adapter reads past on purpose; every other type of the `openai`
@@ -142,6 +144,17 @@ SDK's GA and beta server-event unions is handled (a test checks both)."""
 
 EPISODE_ITEM_KEY = "duplexbench_item"
 """Key of the item id in `session.tracing.metadata` (`episode_metadata=on`)."""
+XAI_TURN_DETECTION = frozenset(("type", "threshold", "prefix_padding_ms", "silence_duration_ms"))
+"""The `turn_detection` fields xAI documents (the `xai` session shape sends only these)."""
+
+
+def websocket_url(base: str) -> str:
+    """`base` without a trailing slash, http(s):// mapped to ws(s)://."""
+    base = base.rstrip("/")
+    for plain, ws in (("http://", "ws://"), ("https://", "wss://")):
+        if base.startswith(plain):
+            return ws + base[len(plain) :]
+    return base
 
 
 @dataclass(frozen=True)
@@ -192,33 +205,42 @@ class RealtimeOptions:
         options.validate()
         return options
 
-    def validate(self) -> None:
-        if self.api not in ("ga", "beta"):
-            raise ValueError(f"openai-realtime: api must be 'ga' or 'beta', got {self.api!r}")
-        for name in ("voice_check", "interrupt_response", "episode_metadata"):
-            if getattr(self, name) not in ("on", "off"):
-                raise ValueError(f"openai-realtime: {name} must be 'on' or 'off'")
-        if self.voice_check == "on" and self.voice not in KNOWN_VOICES:
+    @property
+    def agent_name(self) -> str:
+        """The agent these options configure (the prefix of errors and failures)."""
+        return "openai-realtime"
+
+    def known_voices(self) -> frozenset[str]:
+        """The voices `voice_check=on` accepts."""
+        return KNOWN_VOICES
+
+    def validate(self, apis: tuple[str, ...] = ("ga", "beta")) -> None:
+        name = self.agent_name
+        if self.api not in apis:
             raise ValueError(
-                f"openai-realtime: unknown voice {self.voice!r} (the service would silently "
+                f"{name}: api must be {' or '.join(map(repr, apis))}, got {self.api!r}"
+            )
+        for option in ("voice_check", "interrupt_response", "episode_metadata"):
+            if getattr(self, option) not in ("on", "off"):
+                raise ValueError(f"{name}: {option} must be 'on' or 'off'")
+        voices = self.known_voices()
+        if self.voice_check == "on" and self.voice not in voices:
+            raise ValueError(
+                f"{name}: unknown voice {self.voice!r} (the service would silently "
                 "ignore the whole session.update); known voices: "
-                + ", ".join(sorted(KNOWN_VOICES))
+                + ", ".join(sorted(voices))
                 + "; add voice_check=off to send it anyway"
             )
         if urlparse(self.base_url).scheme not in ("ws", "wss", "http", "https"):
             raise ValueError(
-                f"openai-realtime: base_url must be ws(s):// or http(s)://, got {self.base_url!r}"
+                f"{name}: base_url must be ws(s):// or http(s)://, got {self.base_url!r}"
             )
         if self.max_inbox < 1 or self.connect_timeout <= 0:
-            raise ValueError("openai-realtime: max_inbox and connect_timeout must be positive")
+            raise ValueError(f"{name}: max_inbox and connect_timeout must be positive")
 
     @property
     def url(self) -> str:
-        base = self.base_url.rstrip("/")
-        for plain, ws in (("http://", "ws://"), ("https://", "wss://")):
-            if base.startswith(plain):
-                base = ws + base[len(plain) :]
-        return f"{base}/realtime?{urlencode({'model': self.model})}"
+        return f"{websocket_url(self.base_url)}/realtime?{urlencode({'model': self.model})}"
 
     def api_key(self) -> str | None:
         """The key (environment or secrets file); None for a loopback server without one.
@@ -338,19 +360,28 @@ def session_update(
     item_id: str | None = None,
 ) -> Message:
     """`session.update` for PCM16 24 kHz in and out, server VAD and function tools
-    (`item_id`: named in `tracing.metadata.duplexbench_item`, see `episode_metadata`)."""
+    (`item_id`: named in `tracing.metadata.duplexbench_item`, see `episode_metadata`).
+
+    `api`: the session shape: `ga`, `beta`, or `xai` (xAI's voice agent API: voice and
+    turn detection at the top, only the turn detection fields it documents, no
+    `tool_choice`: https://docs.x.ai/docs/guides/voice/agent)."""
     transcription = {"model": transcription_model} if transcription_model else None
-    common: Message = {
-        "instructions": instructions,
-        "tools": [function_tool(t) for t in tools],
-        "tool_choice": "auto",
-    }
+    common: Message = {"instructions": instructions, "tools": [function_tool(t) for t in tools]}
     if item_id is not None:
         common["tracing"] = {
             "workflow_name": "duplexbench",
             "metadata": {EPISODE_ITEM_KEY: item_id},
         }
-    session: Message
+    pcm = {"type": "audio/pcm", "rate": WIRE_RATE}
+    audio_in: Message = {"format": pcm}
+    if transcription is not None:
+        audio_in["transcription"] = transcription
+    if api == "xai":
+        detection = {k: v for k, v in turn_detection.items() if k in XAI_TURN_DETECTION}
+        audio = {"input": audio_in, "output": {"format": pcm}}
+        session = common | {"voice": voice, "turn_detection": detection, "audio": audio}
+        return {"type": SESSION_UPDATE, "session": session}
+    common["tool_choice"] = "auto"
     if api == "beta":
         session = common | {
             "modalities": ["audio", "text"],
@@ -361,10 +392,7 @@ def session_update(
             "input_audio_transcription": transcription,
         }
     else:
-        pcm = {"type": "audio/pcm", "rate": WIRE_RATE}
-        audio_in: Message = {"format": pcm, "turn_detection": turn_detection}
-        if transcription is not None:
-            audio_in["transcription"] = transcription
+        audio_in["turn_detection"] = turn_detection
         session = {"type": "realtime", "output_modalities": ["audio"], **common}
         session["audio"] = {"input": audio_in, "output": {"format": pcm, "voice": voice}}
     return {"type": SESSION_UPDATE, "session": session}

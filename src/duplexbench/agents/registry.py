@@ -151,6 +151,8 @@ _LAZY_BUILTINS: dict[str, str] = {
     "openai-realtime": "duplexbench.agents.openai_realtime",
     "step-audio": "duplexbench.agents.step_audio",
     "twilio-stream": "duplexbench.agents.twilio_stream",
+    "xai-realtime": "duplexbench.agents.realtime_presets",
+    "azure-realtime": "duplexbench.agents.realtime_presets",
 }
 """Built-in agents outside `builtin.py`, imported when first asked for by name: the
 network adapters bring asyncio, ssl and their protocols, which a run of a local
