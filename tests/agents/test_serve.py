@@ -497,3 +497,25 @@ def test_cli_serves_until_interrupted(stop_signal: int, inherit_ignored_sigint: 
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_pipecat_openai_realtime_service() -> None:
+    """pipecat's `OpenAIRealtimeLLMService` (base_url=) in a pipeline with its context
+    aggregators: the function call reaches the registered handler, its result goes
+    back, the answer's audio and text come out; no error on either side."""
+    pytest.importorskip("pipecat", reason="pipecat-ai (clients extra)")
+    client = pytest.importorskip("pipecat_realtime_client")
+    user = [speech(600), np.zeros(16_000, dtype=np.int16)]
+    got = asyncio.run(asyncio.wait_for(_pipecat_call(client, user), 30))
+    assert got.calls == [{"id": "A-17"}]
+    assert got.errors == []
+    assert LINE2 in " ".join(got.text)
+    assert got.audio_ms >= FIRST_MS + ANSWER_MS - 100
+
+
+async def _pipecat_call(client: Any, user: list[Any]) -> Any:
+    async with serve() as server:
+        got = await client.converse(server.url + "/realtime", TOOL, RESULT, user, LINE2)
+        [stats] = server.sessions
+        got.errors += stats.errors
+        return got
