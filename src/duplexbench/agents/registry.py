@@ -148,6 +148,7 @@ def urlsplit_query(spec: str) -> tuple[str, list[tuple[str, str]]] | None:
 _LAZY_BUILTINS: dict[str, str] = {
     "fault": "duplexbench.agents.faults",
     "gemini-live": "duplexbench.agents.gemini_live",
+    "moshi": "duplexbench.agents.moshi",
     "openai-realtime": "duplexbench.agents.openai_realtime",
     "step-audio": "duplexbench.agents.step_audio",
     "twilio-stream": "duplexbench.agents.twilio_stream",

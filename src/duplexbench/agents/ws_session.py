@@ -107,12 +107,13 @@ class WebSocketSession(ABC):
 
     async def open_session(
         self,
-        first: Message,
+        first: Message | None,
         is_ready: Callable[[Message], bool] | None,
         what: str,
         timeout_s: float,
     ) -> None:
-        """Open the connection (unless one was given), send `first` and wait until a message
+        """Open the connection (unless one was given), send `first` (None: nothing, for a
+        protocol where the server speaks first) and wait until a message
         `is_ready` (`what` names it in the failure; None: a protocol without a setup
         answer, ready once sent); then read in the background."""
         try:
@@ -126,7 +127,8 @@ class WebSocketSession(ABC):
             return
         self._outbox = Outbox(self._transport.send, self._closed, self.max_backlog)
         self._outbox.start()
-        self.post(first)
+        if first is not None:
+            self.post(first)
         if is_ready is None or await self._await_ready(is_ready, what, timeout_s):
             self._reader = asyncio.create_task(self._read())
 

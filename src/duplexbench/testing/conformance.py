@@ -16,6 +16,12 @@ protocol:
   the adapter emits `SpeechStarted` and `SpeechCancelled` (drop queued audio);
 - `error`: a provider error becomes `AgentFailure` with the provider's message;
 - `disconnect`: a dropped connection becomes `AgentFailure`, never a hang.
+
+A scenario whose subject the protocol does not have (Moshi has no function
+calls and no VAD events) is declared in the kit's optional `not_applicable`
+mapping, scenario -> reason; `run_scenario` refuses it with
+`ScenarioNotApplicable` (the test reports it skipped, with the reason), so it
+is never passed silently. Kits without the mapping run every scenario.
 """
 
 from __future__ import annotations
@@ -64,6 +70,22 @@ class ConformanceKit(Protocol):
     def make(self, transport: Transport) -> StreamingAgent: ...
 
     def script(self, scenario: str) -> list[Step]: ...
+
+
+class ScenarioNotApplicable(Exception):
+    """The kit declared this scenario not applicable to its protocol (the reason says why)."""
+
+
+def not_applicable(kit: ConformanceKit, scenario: str) -> str | None:
+    """Why `scenario` does not apply to the kit's protocol, or None (it applies).
+
+    Read from the kit's optional `not_applicable` mapping (scenario -> reason);
+    a name that is not a scenario, or an empty reason, is a ValueError."""
+    reasons: dict[str, str] = getattr(kit, "not_applicable", None) or {}
+    bad = sorted(k for k, why in reasons.items() if k not in SCENARIOS or not why)
+    if bad:
+        raise ValueError(f"{kit.name}: not_applicable names no scenario or gives no reason: {bad}")
+    return reasons.get(scenario)
 
 
 def session() -> AudioSession:
@@ -138,7 +160,12 @@ def check(scenario: str, outcome: Outcome, kit: ConformanceKit) -> None:
 
 
 def run_scenario(kit: ConformanceKit, scenario: str) -> Outcome:
-    """Run one scenario (blocking) and check it; returns what happened."""
+    """Run one scenario (blocking) and check it; returns what happened.
+
+    Raises `ScenarioNotApplicable` for a scenario the kit declared not applicable."""
+    reason = not_applicable(kit, scenario)
+    if reason is not None:
+        raise ScenarioNotApplicable(f"{kit.name}/{scenario}: {reason}")
     outcome = asyncio.run(asyncio.wait_for(_drive(kit, scenario), timeout=10))
     check(scenario, outcome, kit)
     return outcome
