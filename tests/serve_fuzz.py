@@ -214,7 +214,8 @@ async def hostile_session(url: str, frames: Sequence[str | bytes], marker: str) 
             assert exc.rcvd is not None and exc.rcvd.code == 1009, exc  # only a too-big frame
             assert any(map(too_big, frames))
             return ["closed"]
-    detection = replies[-1]["session"]["audio"]["input"]["turn_detection"]
+    session = replies[-1]["session"]  # GA shaped, or beta shaped in a beta session
+    detection = (session["audio"]["input"] if "audio" in session else session)["turn_detection"]
     assert detection is None or isinstance(detection, dict), detection
     return [m["error"]["code"] for m in replies if m["type"] == rt.ERROR]
 

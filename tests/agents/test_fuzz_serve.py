@@ -22,9 +22,11 @@ Cases per test by default (`DUPLEXBENCH_FUZZ_EXAMPLES`, default 40):
 - `test_mutated_messages`: N (mutated client events under 0.5 MB, valid events out of order)
 - `test_bad_audio`: N (`input_audio_buffer.append` with bad audio, but no 4 MB deltas)
 - `test_oversized_frames`: N (sizes around the message and frame limits)
-- `test_adversarial`: 16 fixed frames (10,000-deep nesting, `silence_duration_ms` of
-  1e400, 60 KB event types, ...), all on one server
-- `test_concurrent_bad_sessions`: 17 hostile sessions at once beside a good one
+- `test_adversarial`: 19 fixed frames (10,000-deep nesting, `silence_duration_ms` of
+  1e400, 60 KB event types, malformed input transcription configs, ...), all on one server
+- `test_concurrent_bad_sessions`: 20 hostile sessions at once beside a good one
+- `test_transcribing_sessions_end_cleanly`: input transcription without an ASR, and a
+  session closed while its items wait
 - regression tests for the fixes (`test_regression_*`).
 
 The whole file runs in about 10 s at the default.
@@ -104,6 +106,14 @@ CLIENT_SAMPLES: list[dict[str, Any]] = [
     },
     {"type": rt.SESSION_UPDATE, "session": {"voice": "alloy", "input_audio_format": "pcm16"}},
     {"type": rt.SESSION_UPDATE, "session": {"turn_detection": {"silence_duration_ms": 300}}},
+    {
+        "type": rt.SESSION_UPDATE,
+        "session": {
+            "type": "realtime",
+            "audio": {"input": {"transcription": {"model": "whisper-1", "language": "en"}}},
+        },
+    },
+    {"type": rt.SESSION_UPDATE, "session": {"input_audio_transcription": {"model": "whisper-1"}}},
     rt.append_audio(np.full(2400, 3000, dtype=np.int16)),
     {"type": rt.COMMIT},
     {"type": rt.CLEAR},
@@ -219,6 +229,18 @@ ADVERSARIAL: dict[str, tuple[str | bytes, list[str]]] = {
     "silence-string": (BAD_SILENCE % '"soon"', ["invalid_value"]),
     "detection-string": (session_update({"turn_detection": "x"}), ["invalid_value"]),
     "tools-not-a-list": (session_update({"tools": 7}), ["invalid_value"]),
+    "transcription-string": (
+        session_update({"input_audio_transcription": "whisper-1"}),
+        ["invalid_value"],
+    ),
+    "transcription-deep-model": (
+        session_update({"input_audio_transcription": {"model": deep(900)}}),
+        ["invalid_value"],
+    ),
+    "transcription-huge-key": (
+        session_update({"audio": {"input": {"transcription": {"k" * 60_000: "x"}}}}),
+        ["invalid_value"],
+    ),
     "deep-tool-parameters": (
         session_update({"tools": [{"name": "t", "parameters": {"a": deep(900)}}]}),
         [],
@@ -250,6 +272,34 @@ def test_concurrent_bad_sessions(server: ServerThread) -> None:
     assert len(server.server.sessions) == len(frames) + 1
 
 
+def test_transcribing_sessions_end_cleanly(server: ServerThread) -> None:
+    """Each committed item of a session that asks for transcription gets `.failed` (the
+    fuzz server has no ASR); a session closed right after its commits leaves nothing
+    running (the fixture checks for unhandled task exceptions)."""
+    failed = "conversation.item.input_audio_transcription.failed"
+    loud = encode(rt.append_audio(np.full(2400, 3000, dtype=np.int16)))
+
+    async def go(wait: bool) -> list[dict[str, Any]]:
+        async with websockets.connect(server.url) as ws:
+            await recv(ws)
+            await ws.send(session_update({"input_audio_transcription": {"model": "whisper-1"}}))
+            await until(ws, rt.SESSION_UPDATED)
+            for _ in range(3):
+                await ws.send(loud)
+                await ws.send(encode({"type": rt.COMMIT}))
+            if not wait:
+                return []
+            seen = await until(ws, failed)
+            while sum(m["type"] == failed for m in seen) < 3:
+                seen += await until(ws, failed)
+            return seen
+
+    seen = run(go(wait=True))
+    assert [m["error"]["code"] for m in seen if m["type"] == failed] == ["asr_unavailable"] * 3
+    assert rt.ERROR not in [m["type"] for m in seen]
+    run(go(wait=False))
+
+
 # --- regressions for the fixes -------------------------------------------------------------------
 
 
@@ -264,7 +314,7 @@ def test_regression_bad_turn_detection_is_rejected_whole(server: ServerThread, v
             before = (await recv(ws))["session"]
             await ws.send(BAD_SILENCE % value)  # 1e400 crashed the session (OverflowError)
             error = await recv(ws)
-            await ws.send(session_update({}))
+            await ws.send(session_update({"type": "realtime"}))  # GA shaped, as `before`
             after = (await until(ws, rt.SESSION_UPDATED))[-1]["session"]
             return error, {"before": before, "after": after}
 

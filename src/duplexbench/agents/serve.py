@@ -10,9 +10,14 @@ audio deltas inside a response, function calls as `function_call` items, and
 back to the agent as `ToolResultMessage`s on its next step. An energy VAD
 reports `input_audio_buffer.speech_started` / `speech_stopped` (off when
 `turn_detection` is null). The conversation's items are announced and can be
-retrieved and deleted (`serve_items.py`); `response.create` opens a response
+retrieved and deleted (`serve_items.py`); when the session asks for input
+transcription, each user audio item is transcribed by the agent's own ASR
+(`serve_transcribe.py`); `response.create` opens a response
 the local agent's next words go into (closed empty after
-`REQUESTED_RESPONSE_WAIT_MS` of input audio without any); `EndCall` has no
+`REQUESTED_RESPONSE_WAIT_MS` of input audio without any). A session is beta
+shaped (beta session object, `conversation.item.created`) when the client
+connects with `OpenAI-Beta: realtime=v1` or configures it with beta names
+(`serve_session.py`, `serve_items.py`). `EndCall` has no
 Realtime equivalent and is counted. Malformed client messages get an `error`
 event (the service's codes where it has one) and the session goes on; idle
 or over-long sessions are closed after an `error` event. Each session's
@@ -26,12 +31,12 @@ import contextlib
 import inspect
 import json
 import time
-from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from http import HTTPStatus
 from ipaddress import ip_address
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -43,20 +48,19 @@ from duplexbench.agents.audio_protocol import AudioSession, SpeechKit, StepAgent
 from duplexbench.agents.events import AgentEvent, clip_reason
 from duplexbench.agents.protocol import AgentSession, ToolResultMessage
 from duplexbench.agents.registry import AgentInfo, AgentSpec, get_agent
-from duplexbench.agents.serve_events import (
-    AgentFault,
-    ResponseWriter,
-    ServerEvents,
-    SessionSettings,
-)
+from duplexbench.agents.serve_events import AgentFault, ResponseWriter, ServerEvents
 from duplexbench.agents.serve_items import Conversation
 from duplexbench.agents.serve_privileged import HeardCue, served_session
+from duplexbench.agents.serve_session import SessionSettings
+from duplexbench.agents.serve_stats import SessionStats
+from duplexbench.agents.serve_transcribe import InputTranscription
 from duplexbench.agents.transport import Outbox
 from duplexbench.audio.frames import AudioFrame
 from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
 from duplexbench.audio.vad import StreamingVad
 from duplexbench.items.action import ActionItem
 
+__all__ = ["RealtimeServer", "ServeConfig", "SessionStats", "is_loopback"]
 Message = rt.Message
 MIN_COMMIT_MS = 100
 """The least input audio a client's `input_audio_buffer.commit` accepts (as the service)."""
@@ -91,45 +95,15 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-@dataclass
-class SessionStats:
-    """What one connection did (for tests and logs)."""
+class _Stepped(NamedTuple):
+    """One frame through the VAD and the agent (`_Session._step_frames`)."""
 
-    started: float = field(default_factory=time.time)
-    """Wall-clock start (epoch seconds)."""
-    duration_s: float = 0.0
-    client_events: Counter[str] = field(default_factory=Counter)
-    errors: list[str] = field(default_factory=list)
-    truncations: list[int] = field(default_factory=list)
-    frames: int = 0
-    tool_results: int = 0
-    end_calls: int = 0
-    end: str = ""
-
-    def record(self) -> dict[str, Any]:
-        """The session's log record (JSON-ready)."""
-        return {
-            "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.started)),
-            "duration_s": round(self.duration_s, 3),
-            "end": self.end,
-            "frames": self.frames,
-            "client_events": sum(self.client_events.values()),
-            "tool_results": self.tool_results,
-            "truncations": len(self.truncations),
-            "errors": len(self.errors),
-            "error_codes": sorted(set(self.errors)),
-        }
-
-    def line(self) -> str:
-        """One human-readable line for the log."""
-        r = self.record()
-        codes = f" ({', '.join(r['error_codes'])})" if r["error_codes"] else ""
-        return (
-            f"session {r['started']} {r['duration_s']:.1f} s, ended: {r['end']}; "
-            f"{r['frames']} frames, {r['client_events']} client events, "
-            f"{r['tool_results']} tool results, {r['truncations']} truncations, "
-            f"{r['errors']} errors{codes}"
-        )
+    samples: Int16Array
+    vad: tuple[bool, int] | None
+    """A change the server VAD heard: (speaking now, at media ms)."""
+    events: Sequence[AgentEvent]
+    heard: tuple[str, ...]
+    """What the agent recognised of the user in the step (`serve_transcribe.py`)."""
 
 
 class _End(Exception):
@@ -222,7 +196,10 @@ class _Session:
         self.buffered_ms = 0
         """Input audio appended since the last commit or clear."""
         self.conversation = Conversation(self.send, self.error)
+        beta = ws.request.headers.get("OpenAI-Beta", "") if ws.request is not None else ""
+        self.conversation.beta = "realtime=v1" in beta  # the beta interface, as the service
         self.writer = ResponseWriter(self.send, self.ids, self.conversation)
+        self.transcription = InputTranscription(self.send, self.conversation, config.speech)
         self.outbox = Outbox(self.ws.send, lambda reason: None)
         self.handlers: dict[str, Callable[[Message], Awaitable[None]]] = {
             rt.SESSION_UPDATE: self._session_update,
@@ -245,7 +222,8 @@ class _Session:
         self.outbox.start()
         try:
             await self._create_agent()
-            await self.send(rt.SESSION_CREATED, session=self.settings.to_object())
+            session = self.settings.to_object(self.conversation.beta)
+            await self.send(rt.SESSION_CREATED, session=session)
             deadline = time.monotonic() + self.config.max_session_s
             while True:
                 await self._on_raw(await self._next(deadline))
@@ -257,6 +235,7 @@ class _Session:
         except ConnectionClosed:
             pass
         finally:
+            await self.transcription.close()
             await self.outbox.close(timeout=0.5)
             self.stats.end_calls = self.writer.end_calls
             self.stats.duration_s = time.time() - self.stats.started
@@ -346,7 +325,7 @@ class _Session:
         # the GA shape names its type; once an update did, the session is GA for good
         self.conversation.beta = self.conversation.beta_named and "type" not in session
         self.conversation.beta_named = self.conversation.beta
-        await self.send(rt.SESSION_UPDATED, session=self.settings.to_object())
+        await self.send(rt.SESSION_UPDATED, session=self.settings.to_object(self.conversation.beta))
 
     async def _append(self, message: Message) -> None:
         try:
@@ -366,17 +345,19 @@ class _Session:
         except Exception as exc:  # the local agent broke: report it and end the session
             await self.error("agent_error", f"{type(exc).__name__}: {exc}", kind="server_error")
             raise _End("agent_error") from None
-        for speech, events in outcomes:
-            if speech is not None:
-                await self._speech(*speech)
+        for step in outcomes:
+            self.transcription.hear(step.samples)
+            if step.vad is not None:
+                await self._vad(*step.vad)
+            self.transcription.after_step(step.heard, self.config.frame_ms)
             try:
-                await self.writer.write(events)
+                await self.writer.write(step.events)
             except AgentFault as exc:
                 await self.error("agent_error", str(exc), kind="server_error")
                 raise _End("agent_error") from None
         await self.writer.idle(self.t_ms, REQUESTED_RESPONSE_WAIT_MS)
 
-    def _step_frames(self, frames: list[Int16Array]) -> list[tuple[Any, Sequence[AgentEvent]]]:
+    def _step_frames(self, frames: list[Int16Array]) -> list[_Stepped]:
         """Runs in a worker thread: VAD and one agent step per frame."""
         assert self.agent is not None
         if not self.started:
@@ -385,25 +366,31 @@ class _Session:
                 text, self.cue = served_session(text, self.config.items, self.settings.episode_item)
             self.agent.start(AudioSession(text, self.config.frame_ms, speech=self.config.speech))
             self.started = True
-        outcomes: list[tuple[Any, Sequence[AgentEvent]]] = []
+        outcomes: list[_Stepped] = []
         for samples in frames:
             was = self.vad.speaking
             now = self.vad.push(samples)
-            speech = None
-            if self.settings.turn_detection is not None and was != now:
+            vad = None
+            if was != now:
                 end = self.t_ms + self.config.frame_ms
-                speech = (now, end - self.vad.speech_ms if now else end - self.vad.silence_ms)
+                vad = (now, end - self.vad.speech_ms if now else end - self.vad.silence_ms)
             results, self.results = self.results, []
             frame = AudioFrame(self.t_ms, samples)
             if self.cue is not None:
                 self.cue.hear(frame)
-            outcomes.append((speech, self.agent.step(frame, results)))
+            events = self.agent.step(frame, results)
+            heard = self.transcription.read_agent(self.agent)
+            outcomes.append(_Stepped(samples, vad, events, heard))
             self.t_ms += self.config.frame_ms
             self.writer.input_ms += self.config.frame_ms
             self.stats.frames += 1
         return outcomes
 
-    async def _speech(self, started: bool, at_ms: int) -> None:
+    async def _vad(self, started: bool, at_ms: int) -> None:
+        if started:
+            self.transcription.user_speaks()
+        if self.settings.turn_detection is None:
+            return
         if started:
             self.user_item = self.ids.new_id("item")
             await self.send(rt.SPEECH_STARTED, audio_start_ms=at_ms, item_id=self.user_item)
@@ -412,11 +399,17 @@ class _Session:
         await self.send(rt.SPEECH_STOPPED, audio_end_ms=at_ms, item_id=item)
         await self._committed(item)
 
-    async def _committed(self, item: str) -> None:
+    async def _committed(self, item: str, speaking: bool = False) -> None:
+        """The input audio is item `item` (committed by the VAD, or while `speaking`)."""
         previous = next(reversed(self.conversation.items), None)
         self.buffered_ms = 0
         await self.send(rt.COMMITTED, item_id=item, previous_item_id=previous)
-        await self.conversation.user_audio(item)
+        await self.transcription.committed(
+            item,
+            partial(self.conversation.user_audio, item),
+            enabled=self.settings.transcription is not None,
+            speaking=speaking,
+        )
 
     async def _commit(self, message: Message) -> None:
         if self.buffered_ms < MIN_COMMIT_MS:
@@ -426,11 +419,12 @@ class _Session:
             )
             await self.error("input_audio_buffer_commit_empty", text, message.get("event_id"))
             return
-        await self._committed(self.ids.new_id("item"))
+        await self._committed(self.ids.new_id("item"), speaking=self.vad.speaking)
 
     async def _clear(self, message: Message) -> None:
         self.pending = np.zeros(0, dtype=np.int16)
         self.buffered_ms = 0
+        self.transcription.clear()
         await self.send("input_audio_buffer.cleared")
 
     async def _response_create(self, message: Message) -> None:

@@ -1,9 +1,4 @@
-"""`serve-agent`'s Realtime state: the session settings, and agent events -> server events.
-
-`SessionSettings` reads `session.update` in the GA shape (`audio.input`,
-`audio.output`) or the beta one (`voice`, `turn_detection`, `*_audio_format`);
-only PCM16 at 24 kHz is accepted, and an update that asks for anything else is
-rejected whole.
+"""`serve-agent`'s responses: agent events -> server events (the session: `serve_session.py`).
 
 A `ResponseWriter` turns what a local agent returns from a step into the
 events a Realtime client expects: the first transcript, audio or tool call
@@ -19,8 +14,6 @@ a synthetic usage block) and `SpeechCancelled` closes it as `cancelled`.
 from __future__ import annotations
 
 import json
-import math
-import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,7 +31,6 @@ from duplexbench.agents.events import (
     ToolCallRequest,
     TranscriptDelta,
 )
-from duplexbench.agents.protocol import ToolSpec
 from duplexbench.agents.serve_items import Conversation
 from duplexbench.audio.pcm import AudioFormatError, resample, to_mono
 
@@ -46,87 +38,6 @@ Message = rt.Message
 Send = Callable[..., Awaitable[None]]
 """`send(event_type, **fields)`: sends one server event."""
 CHUNK_SAMPLES = rt.WIRE_RATE // 5  # 200 ms of audio per output delta
-DEFAULT_TURN_DETECTION: Message = {"type": "server_vad", "silence_duration_ms": 500}
-MAX_SILENCE_MS = 600_000
-_PCM = ("audio/pcm", rt.WIRE_RATE)
-
-
-@dataclass
-class SessionSettings:
-    """The session as the client configured it (`session.update`, GA or beta shape)."""
-
-    model: str = ""
-    instructions: str = ""
-    tools: tuple[ToolSpec, ...] = ()
-    voice: str = "marin"
-    turn_detection: Message | None = field(default_factory=lambda: dict(DEFAULT_TURN_DETECTION))
-    episode_item: str | None = None
-    """`tracing.metadata.duplexbench_item` (`serve_privileged.py`)."""
-    id: str = field(default_factory=lambda: f"sess_{secrets.token_hex(8)}")
-
-    @property
-    def silence_ms(self) -> int:
-        return int((self.turn_detection or {}).get("silence_duration_ms", 500))
-
-    def apply(self, s: Message) -> bool:
-        """Apply a `session` object (all or nothing: ValueError); True if turn detection changed."""
-        audio = s.get("audio") or {}
-        audio_in, audio_out = audio.get("input") or {}, audio.get("output") or {}
-        for fmt in (audio_in.get("format"), audio_out.get("format")):
-            if fmt is not None and (fmt.get("type"), fmt.get("rate", rt.WIRE_RATE)) != _PCM:
-                raise ValueError(f"unsupported audio format {fmt}; only audio/pcm at 24000 Hz")
-        for key in ("input_audio_format", "output_audio_format"):
-            if s.get(key, "pcm16") != "pcm16":
-                raise ValueError(f"unsupported {key} {s[key]!r}; only pcm16")
-        tools = tuple(
-            ToolSpec(str(t["name"]), str(t.get("description", "")), dict(t.get("parameters") or {}))
-            for t in s.get("tools", self.tool_dicts())
-        )
-        changed = "turn_detection" in audio_in or "turn_detection" in s
-        detection = audio_in.get("turn_detection", s.get("turn_detection"))
-        if changed:
-            _check_turn_detection(detection)  # before anything changes
-            self.turn_detection = detection
-        self.tools = tools
-        self.instructions = str(s.get("instructions", self.instructions))
-        self.voice = str(audio_out.get("voice") or s.get("voice") or self.voice)
-        tracing = s.get("tracing")
-        metadata = tracing.get("metadata") if isinstance(tracing, dict) else None
-        if isinstance(metadata, dict) and isinstance(metadata.get(rt.EPISODE_ITEM_KEY), str):
-            self.episode_item = metadata[rt.EPISODE_ITEM_KEY]
-        return changed
-
-    def tool_dicts(self) -> list[Message]:
-        return [rt.function_tool(t) for t in self.tools]
-
-    def to_object(self) -> Message:
-        pcm = {"type": "audio/pcm", "rate": rt.WIRE_RATE}
-        return {
-            "type": "realtime",
-            "object": "realtime.session",
-            "id": self.id,
-            "model": self.model,
-            "instructions": self.instructions,
-            "tools": self.tool_dicts(),
-            "tool_choice": "auto",
-            "output_modalities": ["audio"],
-            "audio": {
-                "input": {"format": pcm, "turn_detection": self.turn_detection},
-                "output": {"format": pcm, "voice": self.voice},
-            },
-        }
-
-
-def _check_turn_detection(value: Any) -> None:
-    """ValueError unless `value` is null or an object with a usable `silence_duration_ms`."""
-    if value is None:
-        return
-    if not isinstance(value, dict):
-        raise ValueError(f"turn_detection must be an object or null, not {type(value).__name__}")
-    ms = value.get("silence_duration_ms", 500)
-    number = isinstance(ms, int | float) and not isinstance(ms, bool)
-    if not number or not math.isfinite(ms) or not 0 <= ms <= MAX_SILENCE_MS:
-        raise ValueError(f"silence_duration_ms must be a number from 0 to {MAX_SILENCE_MS}")
 
 
 class ServerEvents:

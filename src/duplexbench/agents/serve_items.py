@@ -4,8 +4,9 @@ Every item the conversation gains is announced as the service does: in a GA
 session `conversation.item.added` (as it starts) then `conversation.item.done`
 (when it is final); in a session configured with beta names (a
 `session.update` whose `session` has no `type`) `conversation.item.created`.
-Items are the user's committed audio (an `input_audio` message, its
-transcript null: serve-agent does not transcribe), the assistant's messages
+Items are the user's committed audio (an `input_audio` message; its
+transcript null until input transcription, when the session asks for it,
+fills it in: `serve_transcribe.py`), the assistant's messages
 and function calls of each response, and what the client creates
 (`conversation.item.create`). `conversation.item.retrieve` answers
 `conversation.item.retrieved`, `conversation.item.delete`
@@ -64,17 +65,23 @@ class Conversation:
         await self.added(item)
         await self.done(item)
 
-    async def user_audio(self, item_id: str) -> None:
-        """The user's committed audio as an item."""
+    async def user_audio(self, item_id: str, transcript: str | None = None) -> None:
+        """The user's committed audio as an item (its transcript when already known)."""
         item = {
             "id": item_id,
             "object": "realtime.item",
             "type": "message",
             "role": "user",
             "status": "completed",
-            "content": [{"type": "input_audio", "transcript": None}],
+            "content": [{"type": "input_audio", "transcript": transcript}],
         }
         await self.final(item)
+
+    def transcribed(self, item_id: str, transcript: str) -> None:
+        """The user audio item's transcript, once known (if the item is still there)."""
+        item = self.items.get(item_id)
+        if item is not None:
+            item["content"] = [{**item["content"][0], "transcript": transcript}]
 
     async def known(self, message: Message) -> str | None:
         """The message's `item_id` when the conversation has it; else an error, None."""
