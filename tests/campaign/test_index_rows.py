@@ -216,3 +216,19 @@ def test_the_actions_block_over_rows_equals_the_one_over_scores(scores: list[Act
     assert [r.deterministic_follow_through for r in rows] == [
         s.deterministic_follow_through for s in scores
     ]
+
+
+@pytest.mark.parametrize("score", [0.0, 0.5, 0.999, 1.0])
+def test_a_field_row_is_correct_exactly_when_its_score_is(score: float) -> None:
+    """One rule (`scoring.fields.field_correct`): a partial grade is not correct."""
+    graded = FieldScore(
+        artifact="a",
+        field="f",
+        grader="exact",
+        gold=1,
+        predicted=1,
+        score=score,
+        deterministic_score=score,
+    )
+    row = FieldRow(agent="a", condition="clean", item_id="i", repetition=0, position=0, score=score)
+    assert row.correct == graded.correct == graded.correct_deterministic == (score == 1.0)

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from duplexbench.campaign.store import StoreError, query
 from duplexbench.scoring.actions.result import deterministic_verdict
 from duplexbench.scoring.episode import GATES, Afa
+from duplexbench.scoring.fields import field_correct
 from duplexbench.scoring.floor import FloorScore
 
 
@@ -87,7 +88,7 @@ class FieldRow(_Row):
 
     @property
     def correct(self) -> bool:
-        return self.score == 1.0
+        return field_correct(self.score)
 
 
 class EpisodeRow(_Row):

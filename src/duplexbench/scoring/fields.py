@@ -19,6 +19,13 @@ from duplexbench.scoring.view import EpisodeView
 from duplexbench.values.graders import canonical_text, grade, is_empty, values_match
 
 
+def field_correct(score: float) -> bool:
+    """The one rule: a graded field is correct only at score 1.0 (a partial grade, a
+    stale value or a missing field is not). `FieldScore` and the report's index rows
+    (`campaign/index_rows.FieldRow`) both read it."""
+    return score == 1.0
+
+
 class FieldScore(BaseModel):
     model_config = ConfigDict(extra="forbid")
     artifact: str
@@ -39,11 +46,11 @@ class FieldScore(BaseModel):
 
     @property
     def correct(self) -> bool:
-        return self.score == 1.0
+        return field_correct(self.score)
 
     @property
     def correct_deterministic(self) -> bool:
-        return self.deterministic_score == 1.0
+        return field_correct(self.deterministic_score)
 
 
 def _corrections(view: EpisodeView, ref: str) -> tuple[list[Any], list[Any]]:
