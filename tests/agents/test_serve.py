@@ -271,6 +271,7 @@ def test_official_sdk_client() -> None:
     assert got["text"] == [LINE1, LINE2]
     assert abs(got["audio"] - (FIRST_MS + ANSWER_MS) * 24) <= 48
     assert {rt.SPEECH_STARTED, rt.SPEECH_STOPPED, rt.RESPONSE_CREATED} <= got["types"]
+    assert rt.ERROR not in got["types"]  # no error event in the whole conversation
     assert got["usage"].output_token_details.audio_tokens == ANSWER_MS // 50
 
 
