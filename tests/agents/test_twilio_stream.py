@@ -62,7 +62,7 @@ async def call(handler: Handler, frames: int, **config: Any) -> tuple[TwilioStre
         events: list[tuple[int, AgentEvent]] = []
         for i in range(frames):
             await agent.send_audio(AudioFrame(i * 20, np.full(320, 500, dtype=np.int16)))
-            await asyncio.sleep(0.002)  # let the reader run: the agent's messages arrive
+            await asyncio.sleep(0.002)  # pacing: a frame every 2 ms of wall time
             events += [(i * 20, e) for e in agent.poll()]
             if any(isinstance(e, EndCall | AgentFailure) for _, e in events):
                 break
@@ -133,9 +133,11 @@ def test_agent_audio_marks_turn_end_and_hang_up() -> None:
     audio = [e for _, e in events if isinstance(e, AudioDelta)]
     assert sum(len(e.pcm) for e in audio) == 1600 and audio[0].sample_rate == 8000
     [(heard, name)] = marks
-    assert name == "r1" and 9 <= heard <= 12  # echoed once the 200 ms reply had played
+    # echoed once the 200 ms reply had played, never before (the upper bound: liveness
+    # on a loaded machine, where the reply may arrive some frames late)
+    assert name == "r1" and 10 <= heard <= 60
     done_at = next(t for t, e in events if isinstance(e, ResponseDone))
-    assert 600 <= done_at <= 800  # 500 ms without agent audio after it played
+    assert 680 <= done_at <= 2000  # 500 ms of silence after it played, never sooner
     assert bridge.hung_up and bridge.marks_echoed == ["r1"]
 
 
@@ -161,11 +163,11 @@ def test_clear_cancels_queued_audio_and_returns_its_marks() -> None:
             elif m["event"] == "mark":
                 echoed.append(m["mark"]["name"])
 
-    _, events = asyncio.run(call(agent, 40))
+    _, events = asyncio.run(call(agent, 150))
     assert kinds(events) == ["AudioDelta", "SpeechCancelled"]
     assert echoed == ["long"]  # at once, though 2.8 s of it never played
     cancelled_at = next(t for t, e in events if isinstance(e, SpeechCancelled))
-    assert 180 <= cancelled_at <= 300
+    assert cancelled_at >= 180  # not before the agent heard chunk 10
 
 
 @pytest.mark.parametrize(
@@ -182,7 +184,7 @@ def test_garbage_from_the_agent_is_an_agent_failure(message: str, reason: str) -
         await ws.send(message)
         await ws.wait_closed()
 
-    _, events = asyncio.run(call(agent, 20))
+    _, events = asyncio.run(call(agent, 1000))  # until it fails
     [failure] = [e for _, e in events if isinstance(e, AgentFailure)]
     assert failure.message.startswith("twilio-stream:") and reason in failure.message
 
@@ -193,7 +195,7 @@ def test_an_abnormal_close_is_a_failure_and_unknown_events_are_counted() -> None
         await ws.send(json.dumps({"event": "heartbeat"}))
         await ws.close(1011, "bot crashed")
 
-    bridge, events = asyncio.run(call(agent, 20))
+    bridge, events = asyncio.run(call(agent, 1000))  # until it fails
     [failure] = [e for _, e in events if isinstance(e, AgentFailure)]
     assert "1011" in failure.message and "bot crashed" in failure.message
     assert bridge.unknown_events == {"heartbeat": 1} and not bridge.hung_up
@@ -280,6 +282,6 @@ def test_a_dropped_connection_says_so_once() -> None:
         await ws.recv()
         await ws.close(1011, "bot crashed")
 
-    _, events = asyncio.run(call(agent, 20))
+    _, events = asyncio.run(call(agent, 1000))  # until it fails
     [failure] = [e for _, e in events if isinstance(e, AgentFailure)]
     assert failure.message.count("connection closed") == 1, failure.message
