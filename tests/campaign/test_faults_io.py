@@ -26,7 +26,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import FIXTURES
-from duplexbench.campaign.engine import Progress
+from duplexbench.campaign.engine import RunTally
 from duplexbench.campaign.execution import ExecutionOptions, execute
 from duplexbench.campaign.lock import run_lock
 from duplexbench.campaign.rundir import StorageError, read_campaign
@@ -130,7 +130,7 @@ def options(out: Path, retries: int = 0, resume: bool = False) -> RunOptions:
     )  # fmt: skip
 
 
-def run(opts: RunOptions) -> tuple[RunResult, Progress]:
+def run(opts: RunOptions) -> tuple[RunResult, RunTally]:
     """`run_campaign`, returning the engine's progress too (retries, unindexed episodes)."""
     target = prepare_target(opts)
     with run_lock(target.run_dir):

@@ -23,7 +23,7 @@ import pytest
 
 from conftest import FIXTURES
 from duplexbench.audio.wav import write_wav
-from duplexbench.campaign.engine import Progress
+from duplexbench.campaign.engine import RunTally
 from duplexbench.campaign.execution import ExecutionOptions, execute
 from duplexbench.campaign.lock import run_lock
 from duplexbench.campaign.runner import (
@@ -228,7 +228,7 @@ ORDER, MEETING = "order-revocation", "meeting-scheduling"
 
 def campaign(
     tmp_path: Path, agent: str, items: tuple[str, ...], retries: int = 0
-) -> tuple[RunResult, Progress]:
+) -> tuple[RunResult, RunTally]:
     """Run the episodes inline (the fakes live in this process); the result and the progress."""
     execution = ExecutionOptions(retries=retries, backoff_s=0.0)
     opts = RunOptions(

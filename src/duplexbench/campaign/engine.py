@@ -90,7 +90,9 @@ class EngineOptions:
 
 
 @dataclass
-class Progress:
+class RunTally:
+    """What a run of targets has done so far: episodes counted by outcome, and time."""
+
     total: int = 0
     done: int = 0
     skipped: int = 0
@@ -106,7 +108,7 @@ class Progress:
     started: float = field(default_factory=time.perf_counter)
 
 
-Listener = Callable[[Progress, Score | None], None]
+Listener = Callable[[RunTally, Score | None], None]
 
 
 def _pending(target: Target) -> Iterator[EpisodeJob]:
@@ -215,7 +217,7 @@ class _Scheduler:
         self.add(replace(job, attempt=job.attempt + 1), target, time.monotonic() + delay)
 
 
-def _save(target: Target, job: EpisodeJob, result: JobResult, progress: Progress) -> Score:
+def _save(target: Target, job: EpisodeJob, result: JobResult, progress: RunTally) -> Score:
     """Place the episode (StorageError if it cannot be written) and index it."""
     score = place(target, job, result)
     target.scores[job.rel] = score
@@ -231,11 +233,11 @@ def run_targets(
     backend: Backend,
     options: EngineOptions | None = None,
     listener: Listener | None = None,
-) -> Progress:
+) -> RunTally:
     """Run every incomplete episode of `targets` (module docstring)."""
     opts = options or EngineOptions()
     sched = _Scheduler(opts, backend)
-    progress = Progress()
+    progress = RunTally()
     for target in targets:
         for job in _pending(target):
             sched.add(job, target)

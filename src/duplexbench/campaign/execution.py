@@ -15,7 +15,7 @@ from typing import Any
 from duplexbench.campaign import render_service
 from duplexbench.campaign.backends import make_backend
 from duplexbench.campaign.conditions import get_condition
-from duplexbench.campaign.engine import EngineOptions, Progress, Target, run_targets
+from duplexbench.campaign.engine import EngineOptions, RunTally, Target, run_targets
 from duplexbench.campaign.rundir import RunDirError, read_campaign, write_json, write_model
 from duplexbench.campaign.scores import Score
 from duplexbench.campaign.spec import CampaignSpec
@@ -73,10 +73,10 @@ def execute(
     targets: list[Target],
     ex: ExecutionOptions,
     progress: Callable[[int, int, Score], None] | None = None,
-) -> Progress:
+) -> RunTally:
     """Run the targets' incomplete episodes on the chosen backend."""
 
-    def listen(state: Progress, score: Score | None) -> None:
+    def listen(state: RunTally, score: Score | None) -> None:
         if progress is not None and score is not None:
             progress(state.done, state.total, score)
 

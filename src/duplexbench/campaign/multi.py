@@ -24,7 +24,7 @@ from duplexbench.campaign.ahead import Bars
 from duplexbench.campaign.family import Runs, Score, get_family
 from duplexbench.campaign.rescore import rescore_run
 from duplexbench.campaign.rundir import RunDirError, read_campaign, storage_error, write_json
-from duplexbench.campaign.runner import Progress, RunOptions, RunResult, free_run_dir, run_campaign
+from duplexbench.campaign.runner import OnScore, RunOptions, RunResult, free_run_dir, run_campaign
 from duplexbench.campaign.spec import JudgeConfig, slug
 from duplexbench.items.action_suite import suite_family
 from duplexbench.scoring.summary_models import RunSummary, summary_data
@@ -65,7 +65,7 @@ def _prepare(out: Path, overwrite: bool) -> None:
 def run_conditions(
     opts: RunOptions,
     names: Sequence[str],
-    progress: Callable[[str], Progress | None] | None = None,
+    progress: Callable[[str], OnScore | None] | None = None,
     bars: Bars | None = None,
 ) -> MultiRunResult:
     """Run `opts` under each condition in `names` and compare them (module docstring);

@@ -31,7 +31,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from duplexbench.campaign.ahead import Bars, render_ahead
 from duplexbench.campaign.conditions import parse_conditions
-from duplexbench.campaign.engine import Target
 from duplexbench.campaign.execution import ExecutionOptions, execute
 from duplexbench.campaign.family import Runs, get_family
 from duplexbench.campaign.lock import run_lock
@@ -163,8 +162,3 @@ def _campaign_summary(plan: CampaignPlan, results: list[RunResult]) -> dict[str,
             block = family.compare(pairs, plan.conditions, plan.seed)
             comparisons.append({"suite": suite, "agent": agent, "comparison": block})
     return {"plan": plan.model_dump(mode="json"), "runs": runs, "comparisons": comparisons}
-
-
-def plan_targets(plan: CampaignPlan, out: Path) -> list[Target]:
-    """The run directories of a plan (for tests and tools), not started."""
-    return [prepare_target(o) for o in _options(plan, out, ExecutionOptions())]

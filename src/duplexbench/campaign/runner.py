@@ -42,7 +42,8 @@ from duplexbench.users.decision import DeciderConfig
 from duplexbench.users.observer import ObserverConfig, check_observer
 from duplexbench.users.simulator import simulator_identity
 
-Progress = Callable[[int, int, Score], None]
+OnScore = Callable[[int, int, Score], None]
+"""Called after each saved episode with (done, total, its score)."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,7 @@ def campaign_spec(opts: RunOptions, suite: Suite | ActionSuite) -> CampaignSpec:
 
 
 def run_campaign(
-    opts: RunOptions, progress: Progress | None = None, bars: Bars | None = None
+    opts: RunOptions, progress: OnScore | None = None, bars: Bars | None = None
 ) -> RunResult:
     """Run every episode of a campaign not complete yet and write the run directory
     (either item family: the suite's).
