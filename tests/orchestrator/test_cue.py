@@ -6,13 +6,11 @@ import numpy as np
 
 from duplexbench.orchestrator.cue import (
     CueState,
-    LLMCueController,
     RuleCueController,
     TakeoverDetector,
 )
 from duplexbench.orchestrator.playback import Delivered, HeardWord
 from duplexbench.orchestrator.replay import AgentTranscript, ReplayConfig, Utterance
-from duplexbench.yesno import JudgeUnavailable, YesNo
 
 CONFIG = ReplayConfig()
 LEAD_IN_END = 3000
@@ -89,37 +87,6 @@ def test_takeover_needs_more_than_a_backchannel() -> None:
     assert detector.took_over(mute) is None
     mute.current.end_ms = CONFIG.takeover_ms
     assert detector.took_over(mute) is not None
-
-
-def test_llm_controller_polls_every_second_and_fires_on_yes() -> None:
-    asked: list[str] = []
-    answers = iter([False, True])
-
-    def ask(system: str, user: str) -> YesNo:
-        asked.append(user)
-        return YesNo(next(answers), "boundary")
-
-    ctl = LLMCueController(CONFIG, ask)
-    t = LEAD_IN_END + 500
-    talk = speaking(3, LEAD_IN_END, t)
-    first = ctl.decide(CueState(t, LEAD_IN_END, word_frame(t), talk, 2000, "Sorry, stop."))
-    assert not first.fire and "CUE: Sorry, stop." in asked[0]
-    assert not ctl.decide(state(t + 980, talk, 2000, word_frame(t + 980))).fire  # not polled
-    assert len(asked) == 1
-    fired = ctl.decide(state(t + 1000, talk, 2000, word_frame(t + 1000)))
-    assert fired.fire and not fired.forced and fired.reason == "llm: boundary"
-
-
-def test_llm_controller_failure_is_no_and_the_deadline_still_forces() -> None:
-    def down(system: str, user: str) -> YesNo:
-        raise JudgeUnavailable("down")
-
-    ctl = LLMCueController(CONFIG, down)
-    t = LEAD_IN_END + 500
-    assert not ctl.decide(state(t, speaking(3, LEAD_IN_END, t), 2000, word_frame(t))).fire
-    assert ctl.failures == 1
-    deadline = LEAD_IN_END + CONFIG.force_after_ms
-    assert ctl.decide(state(deadline, AgentTranscript(20), 0, SILENCE)).forced
 
 
 def test_punctuation_tokens_are_not_played_words() -> None:

@@ -16,13 +16,13 @@ the agent takes over, i.e. one agent utterance has played `takeover_words`
 words (more than a backchannel) or, with no transcript, `takeover_ms` of
 continuous speech; then the rest of the user audio is not played.
 
-:class:`LLMCueController` is the optional alternative: an OpenAI-compatible
-model polled every second of media time while the agent speaks.
+Only the rule controller ships. `CueController` is a Protocol, so another
+(DuplexAct's optional LLM controller, say) plugs into `ActionEpisode` without
+touching the loop.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -30,7 +30,6 @@ from duplexbench.audio.frames import energy
 from duplexbench.orchestrator.playback import Delivered
 from duplexbench.orchestrator.replay import AgentTranscript, ReplayConfig
 from duplexbench.words import count_words
-from duplexbench.yesno import JudgeUnavailable, YesNo, ask_yes_no
 
 
 @dataclass(frozen=True)
@@ -107,52 +106,3 @@ class TakeoverDetector:
         if not played and transcript.speaking_ms >= self.config.takeover_ms:
             return f"the agent spoke {transcript.speaking_ms} ms without a transcript"
         return None
-
-
-CUE_PROMPT = """\
-You time an interjection in a spoken conversation. An assistant is speaking; the user will
-say a fixed line (the CUE). Decide whether NOW, right after the assistant's last word, is a
-natural point for the user to say it: the assistant is mid-answer (not finished), has said
-enough for the cue to make sense, and is at a word or phrase boundary.
-Reply with strict JSON only: {"answer": "YES" or "NO", "reason": "<one sentence>"}"""
-
-Asker = Callable[[str, str], YesNo]
-"""(system prompt, user message) -> the endpoint's answer."""
-
-
-class LLMCueController:
-    """Asks an OpenAI-compatible model every `poll_ms` of media time while the agent
-    speaks (DuplexAct's optional controller); it decides timing only. A failed
-    request counts as NO; the deadline of the rule controller still forces the cue."""
-
-    name = "llm"
-
-    def __init__(self, config: ReplayConfig, ask: Asker, poll_ms: int = 1000) -> None:
-        self.config, self.ask, self.poll_ms = config, ask, poll_ms
-        self.next_poll = 0
-        self.failures = 0
-
-    def decide(self, state: CueState) -> CueDecision:
-        c = self.config
-        if state.t_ms < state.lead_in_end_ms:
-            return CueDecision(False)
-        if state.t_ms >= state.lead_in_end_ms + c.force_after_ms:
-            return CueDecision(True, True, f"no suitable point within {c.force_after_ms} ms")
-        utterance = state.transcript.current
-        if utterance is None or not utterance.words or state.t_ms < self.next_poll:
-            return CueDecision(False)
-        self.next_poll = state.t_ms + self.poll_ms
-        user = f"ASSISTANT SO FAR: {' '.join(utterance.words)}\nCUE: {state.cue_text}"
-        try:
-            answer = self.ask(CUE_PROMPT, user)
-        except JudgeUnavailable:
-            self.failures += 1
-            return CueDecision(False)
-        return CueDecision(answer.answer, reason=f"llm: {answer.reason}")
-
-
-def openai_asker(model: str, base_url: str, api_key: str | None = None) -> Asker:
-    def ask(system: str, user: str) -> YesNo:
-        return ask_yes_no(base_url, model, system, user, api_key=api_key, timeout_s=30)
-
-    return ask

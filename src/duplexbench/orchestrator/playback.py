@@ -62,7 +62,6 @@ class Playback:
         self.rate = rate
         self.max_buffer = max_buffer_ms * rate // 1000
         self._chunks: deque[_Chunk] = deque()
-        self._pending_text: str = ""
 
     @property
     def buffered_samples(self) -> int:

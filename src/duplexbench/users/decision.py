@@ -18,7 +18,6 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -44,12 +43,6 @@ class FloorMoment:
     """The agent's words heard since the caller's last turn (the current sentence too)."""
     persona: str
     goal: str
-
-
-class InterruptDecider(Protocol):
-    name: str
-
-    def should_interrupt(self, moment: FloorMoment) -> bool: ...
 
 
 class _Verdict(BaseModel):
