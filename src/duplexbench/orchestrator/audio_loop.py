@@ -48,13 +48,10 @@ from duplexbench.speech.asr import get_asr
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.tts import DEFAULT_VOICE, VoiceRef
 from duplexbench.trace.events import (
-    AgentUsage,
     AgentUsageData,
     EndReason,
     ErrorKind,
-    UserUtterance,
     UserUtteranceData,
-    UserYielded,
     UserYieldedData,
 )
 from duplexbench.users.caller import CallerConfig, freeze_caller
@@ -291,7 +288,7 @@ class AudioEpisode(EpisodeCore):
         self.hearing.cut(t, dropped_samples, unheard, cancelled=True)
 
     def on_usage(self, t: int, usage: UsageDelta) -> None:
-        self.recorder.emit(AgentUsage, t, AgentUsageData(**dataclasses.asdict(usage)))
+        self.recorder.emit(t, AgentUsageData(**dataclasses.asdict(usage)))
 
     def on_end_call(self) -> None:
         self.hung_up = True
@@ -337,7 +334,7 @@ class AudioEpisode(EpisodeCore):
             s = self.floor.finished
             assert s is not None
             data = UserYieldedData(plan_ids=s.plan_ids, dropped_ms=self.floor.dropped_ms(s))
-            self.recorder.emit(UserYielded, now, data)
+            self.recorder.emit(now, data)
         elif cue is Cue.BARGE_IN:
             self._say(self.floor.due(now), now)
         elif cue is Cue.REPEAT:
@@ -381,7 +378,6 @@ class AudioEpisode(EpisodeCore):
         clips = [self.line.clip(r.text) for r in realized]
         samples = _join([c.samples for c in clips], samples_for_ms(PLAN_GAP_MS))
         self.recorder.emit(
-            UserUtterance,
             t,
             UserUtteranceData(
                 text=" ".join(r.text for r in realized),

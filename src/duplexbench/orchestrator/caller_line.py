@@ -20,12 +20,10 @@ from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, sha256_pcm
 from duplexbench.audio.spatial import off_axis
 from duplexbench.speech.bank import Clip, SpeechBank
 from duplexbench.trace.condition_events import (
-    ConditionSetup,
     ConditionSetupData,
-    UserEffect,
     UserEffectData,
 )
-from duplexbench.trace.events import UserUtterance, UserUtteranceData
+from duplexbench.trace.events import UserUtteranceData
 from duplexbench.trace.io import Recorder
 from duplexbench.users.caller import FrozenCaller, derived_seed
 from duplexbench.users.decision import FloorMoment
@@ -69,7 +67,7 @@ class CallerLine:
         data = ConditionSetupData(
             condition=condition, line_delay_ms=self.delay_ms, simulator=simulator, **frozen
         )
-        self.recorder.emit(ConditionSetup, 0, data)
+        self.recorder.emit(0, data)
 
     def clip(self, text: str) -> Clip:
         """The caller saying `text` in their voice, rate and pitch."""
@@ -92,7 +90,7 @@ class CallerLine:
             data = UserEffectData(
                 effect=e.type, start_ms=e.start_ms, end_ms=e.end_ms, params=e.params
             )
-            self.recorder.emit(UserEffect, t, data)  # stamped when known: never ahead of now
+            self.recorder.emit(t, data)  # stamped when known: never ahead of now
 
     def due_sound(self, now: int, user_silent: bool) -> Sound | None:
         return None if self.sounds is None else self.sounds.due(now, user_silent)
@@ -119,7 +117,7 @@ class CallerLine:
             audio_sha256=sha256_pcm(samples),
             kind=sound.kind,
         )
-        self.recorder.emit(UserUtterance, t, data)
+        self.recorder.emit(t, data)
         return samples
 
     def render(self, sound: Sound) -> tuple[Int16Array, str]:

@@ -13,26 +13,19 @@ from duplexbench.agents.protocol import AgentSession, Privileged, ToolResultMess
 from duplexbench.audio.pcm import Int16Array
 from duplexbench.items.tool_schema import tool_parameters
 from duplexbench.items.workflow import WorkflowItem
-from duplexbench.trace.condition_events import ConditionSetup, ConditionSetupData
+from duplexbench.trace.condition_events import ConditionSetupData
 from duplexbench.trace.events import (
     ApprovalRequested,
     DuplexEventData,
-    DuplexEventFired,
     EndReason,
-    EpisodeEnd,
     EpisodeEndData,
-    EpisodeStart,
     EpisodeStartData,
     ErrorKind,
-    FactRevealed,
     FactRevealedData,
     FieldSet,
-    HarnessError,
     HarnessErrorData,
-    ToolCall,
     ToolCallData,
     TraceEvent,
-    UserPlan,
     UserPlanData,
 )
 from duplexbench.trace.io import Recorder
@@ -191,7 +184,7 @@ class EpisodeCore:
 
     def emit_start(self, session: AgentSession, channel: Literal["text", "audio"]) -> None:
         data = start_data(self.setup, self.item.id, self.item.version, session, channel)
-        self.recorder.emit(EpisodeStart, 0, data)
+        self.recorder.emit(0, data)
 
     def emit_simulator(self) -> None:
         """Text channel: the caller (the item's persona) and the simulator, as
@@ -203,21 +196,20 @@ class EpisodeCore:
             turn_taking={},
             simulator=self.simulator,
         )
-        self.recorder.emit(ConditionSetup, 0, data)
+        self.recorder.emit(0, data)
 
     def emit_error(self, t_ms: int, message: str, where: str) -> None:
-        self.recorder.emit(HarnessError, t_ms, HarnessErrorData(message=message, where=where))
+        self.recorder.emit(t_ms, HarnessErrorData(message=message, where=where))
 
     def emit_end(
         self, t_ms: int, reason: EndReason, detail: str = "", error_kind: ErrorKind | None = None
     ) -> None:
         data = EpisodeEndData(reason=reason, detail=detail, error_kind=error_kind)
-        self.recorder.emit(EpisodeEnd, t_ms, data)
+        self.recorder.emit(t_ms, data)
 
     def apply_plan(self, plan: Plan, t: int) -> None:
         """Log a plan and put its effects (reveals, approvals, revocations) at speech onset."""
         self.recorder.emit(
-            UserPlan,
             t,
             UserPlanData(
                 plan_id=plan.plan_id,
@@ -235,13 +227,13 @@ class EpisodeCore:
                 anchor=plan.anchor,
                 delivery=plan.event.delivery,
             )
-            self.recorder.emit(DuplexEventFired, t, data)
+            self.recorder.emit(t, data)
         for reveal in plan.reveals:
             if reveal.because != "repeat":
                 data2 = FactRevealedData(
                     fact=reveal.fact, slot=reveal.slot, rule=reveal.rule, because=reveal.because
                 )
-                self.recorder.emit(FactRevealed, t, data2)
+                self.recorder.emit(t, data2)
         if plan.approval is not None:
             self.bench.grant(plan.approval, t, plan.read_back)
         if plan.revokes is not None and plan.event is not None:
@@ -252,7 +244,7 @@ class EpisodeCore:
         self._calls += 1
         call_id = call_id or f"call-{self._calls}"
         data = ToolCallData(call_id=call_id, name=name, arguments=loggable(arguments))
-        self.recorder.emit(ToolCall, t, data)
+        self.recorder.emit(t, data)
         used = {tok.id for tok in self.bench.auth.tokens if tok.used}
         first = len(self.recorder.events)
         outcome = self.bench.execute(call_id, name, arguments, t)

@@ -21,13 +21,9 @@ from duplexbench.items.workflow import WorkflowItem
 from duplexbench.trace.events import (
     AgentUtterance,
     DuplexEventFired,
-    EpisodeAudio,
     EpisodeAudioData,
-    FloorOverlap,
     FloorOverlapData,
-    FloorSegment,
     FloorSegmentData,
-    FloorYield,
     FloorYieldData,
     UserUtterance,
 )
@@ -82,7 +78,6 @@ def derive_floor_events(
     """Append the floor events of a finished call to `rec`, stamped at `t` (the end)."""
     user, agent = channels
     rec.emit(
-        EpisodeAudio,
         t,
         EpisodeAudioData(
             sample_rate=SAMPLE_RATE,
@@ -98,7 +93,7 @@ def derive_floor_events(
     for channel, segs in (("user", users), ("agent", agents)):
         for s in segs:
             data = FloorSegmentData(channel=channel, start_ms=s.start_ms, end_ms=s.end_ms)
-            rec.emit(FloorSegment, t, data)
+            rec.emit(t, data)
     ends: dict[str, int] = {}
     onsets = _onsets(rec, users, ends)
     for u in users:
@@ -116,7 +111,7 @@ def derive_floor_events(
             data2 = FloorOverlapData(
                 start_ms=start, end_ms=end, initiator=initiator, barge_in=cause
             )
-            rec.emit(FloorOverlap, t, data2)
+            rec.emit(t, data2)
     events = {e.id: e for e in item.user.events}
     turns = [e.data for e in rec.events if isinstance(e, AgentUtterance)]
     for event_id, onset in sorted(onsets.items(), key=lambda kv: kv[1]):
@@ -139,4 +134,4 @@ def derive_floor_events(
             yielded=outcome == "yielded",
             ended_naturally=outcome == "ended_naturally",
         )
-        rec.emit(FloorYield, t, data3)
+        rec.emit(t, data3)

@@ -19,11 +19,8 @@ from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
 from duplexbench.orchestrator.playback import Delivered
 from duplexbench.speech.asr import get_asr, is_silent
 from duplexbench.trace.events import (
-    AgentActs,
     AgentActsData,
-    AgentTruncated,
     AgentTruncatedData,
-    AgentUtterance,
     AgentUtteranceData,
 )
 from duplexbench.trace.io import Recorder
@@ -124,7 +121,7 @@ class Hearing:
     def add_acts(self, acts: list[str], t: int, text: str = "") -> None:
         if not acts:
             return
-        self.recorder.emit(AgentActs, t, AgentActsData(acts=acts, text=text))
+        self.recorder.emit(t, AgentActsData(acts=acts, text=text))
         self.listener.heard_acts(acts, t)
         self.acts_since += acts
 
@@ -197,7 +194,7 @@ class Hearing:
         dropped_ms = dropped_samples * 1000 // SAMPLE_RATE
         if dropped_ms or unheard:
             data = AgentTruncatedData(dropped_ms=dropped_ms, unheard_text=unheard)
-            self.recorder.emit(AgentTruncated, t, data)
+            self.recorder.emit(t, data)
         if self._start is not None:
             self._close(t, truncated=bool(dropped_ms or unheard), cancelled=cancelled)
 
@@ -221,6 +218,6 @@ class Hearing:
             cancelled=cancelled,
             transcribed=transcribed,
         )
-        self.recorder.emit(AgentUtterance, max(t, self._end), data)
+        self.recorder.emit(max(t, self._end), data)
         self._start, self._words, self._said = None, [], []
         self._has_text, self._quiet_ms, self._loud = False, 0, False

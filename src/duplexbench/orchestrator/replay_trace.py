@@ -17,34 +17,22 @@ from duplexbench.orchestrator.episode import start_data
 from duplexbench.orchestrator.replay import ActionSetup, AgentTranscript, Utterance
 from duplexbench.speech.asr import get_asr
 from duplexbench.trace.events import (
-    AgentTruncated,
     AgentTruncatedData,
-    AgentUsage,
     AgentUsageData,
-    AgentUtterance,
     AgentUtteranceData,
     EndReason,
-    EpisodeAudio,
     EpisodeAudioData,
-    EpisodeEnd,
     EpisodeEndData,
-    EpisodeStart,
     ErrorKind,
-    FloorSegment,
     FloorSegmentData,
-    HarnessError,
     HarnessErrorData,
-    ToolCall,
     ToolCallData,
     TraceEvent,
 )
 from duplexbench.trace.io import Recorder
 from duplexbench.trace.replay_events import (
-    ReplayCue,
     ReplayCueData,
-    ReplaySegment,
     ReplaySegmentData,
-    ReplayUserStopped,
     ReplayUserStoppedData,
 )
 
@@ -62,16 +50,16 @@ class ReplayTrace:
     def start(self, session: AgentSession) -> None:
         item = self.setup.item
         data = start_data(self.setup, item.id, item.version, session, "audio")
-        self.recorder.emit(EpisodeStart, 0, data)
+        self.recorder.emit(0, data)
 
     def error(self, t: int, message: str, where: str) -> None:
-        self.recorder.emit(HarnessError, t, HarnessErrorData(message=message, where=where))
+        self.recorder.emit(t, HarnessErrorData(message=message, where=where))
 
     def end(
         self, t: int, reason: EndReason, detail: str, error_kind: ErrorKind | None = None
     ) -> None:
         data = EpisodeEndData(reason=reason, detail=detail, error_kind=error_kind)
-        self.recorder.emit(EpisodeEnd, t, data)
+        self.recorder.emit(t, data)
 
     def segment(self, seg: Segment, offset: int, sha: str, voice: str) -> None:
         """A segment placed at `offset`, said in `voice` (a persona's, or the item's)."""
@@ -85,7 +73,7 @@ class ReplayTrace:
             end_ms=offset + seg.end_ms,
             audio_sha256=sha,
         )
-        self.recorder.emit(ReplaySegment, offset, data)  # stamped when placed
+        self.recorder.emit(offset, data)  # stamped when placed
 
     def cue(self, t: int, end: int, decision: CueDecision, controller: str) -> None:
         data = ReplayCueData(
@@ -95,17 +83,17 @@ class ReplayTrace:
             controller=controller,
             reason=decision.reason,
         )
-        self.recorder.emit(ReplayCue, t, data)
+        self.recorder.emit(t, data)
 
     def user_stopped(self, t: int, dropped_ms: int, reason: str) -> None:
         data = ReplayUserStoppedData(dropped_ms=dropped_ms, reason=reason)
-        self.recorder.emit(ReplayUserStopped, t, data)
+        self.recorder.emit(t, data)
 
     def tool_call(self, event: ToolCallRequest, t: int) -> ToolResultMessage:
         self._calls += 1
         call_id = event.call_id or f"call-{self._calls}"
         data = ToolCallData(call_id=call_id, name=event.name, arguments=event.arguments)
-        self.recorder.emit(ToolCall, t, data)
+        self.recorder.emit(t, data)
         output = {"ok": False, "error": "no tools are available in this conversation"}
         return ToolResultMessage(call_id, event.name, output)
 
@@ -113,10 +101,10 @@ class ReplayTrace:
         dropped_ms = dropped_samples * 1000 // SAMPLE_RATE
         if dropped_ms or unheard:
             data = AgentTruncatedData(dropped_ms=dropped_ms, unheard_text=unheard)
-            self.recorder.emit(AgentTruncated, t, data)
+            self.recorder.emit(t, data)
 
     def usage(self, t: int, fields: dict[str, Any]) -> None:
-        self.recorder.emit(AgentUsage, t, AgentUsageData(**fields))
+        self.recorder.emit(t, AgentUsageData(**fields))
 
     def utterances(
         self,
@@ -142,7 +130,7 @@ class ReplayTrace:
                 transcribed=transcribed,
                 word_end_ms=utt.word_end_ms,
             )
-            self.recorder.emit(AgentUtterance, max(t, utt.end_ms), data)
+            self.recorder.emit(max(t, utt.end_ms), data)
 
     @staticmethod
     def _transcribe(utt: Utterance, agent: Callable[[int, int], Int16Array], asr: str) -> bool:
@@ -171,8 +159,8 @@ class ReplayTrace:
             line_file=None if line is None else "user_line.wav",
             line_sha256=None if line is None else sha256_pcm(line),
         )
-        self.recorder.emit(EpisodeAudio, t, data)
+        self.recorder.emit(t, data)
         for channel, samples in (("user", user), ("agent", agent)):
             for s in segments(np.asarray(samples)):
                 seg = FloorSegmentData(channel=channel, start_ms=s.start_ms, end_ms=s.end_ms)
-                self.recorder.emit(FloorSegment, t, seg)
+                self.recorder.emit(t, seg)

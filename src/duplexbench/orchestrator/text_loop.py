@@ -23,13 +23,10 @@ from duplexbench.orchestrator.clock import VirtualClock
 from duplexbench.orchestrator.episode import EpisodeCore, EpisodeRecord, EpisodeSetup
 from duplexbench.orchestrator.watchdog import FAULTS, kick
 from duplexbench.trace.events import (
-    AgentActs,
     AgentActsData,
-    AgentUtterance,
     AgentUtteranceData,
     EndReason,
     ErrorKind,
-    UserUtterance,
     UserUtteranceData,
 )
 from duplexbench.users.policy import Observation, Plan
@@ -181,9 +178,9 @@ class TextEpisode(EpisodeCore):
         start = self.clock.now_ms()
         end = start + self._duration(reply.say)
         data = AgentUtteranceData(text=reply.say, start_ms=start, end_ms=end)
-        self.recorder.emit(AgentUtterance, start, data)
+        self.recorder.emit(start, data)
         acts = self.observer.acts(reply.say)
-        self.recorder.emit(AgentActs, start, AgentActsData(acts=acts, text=reply.say))
+        self.recorder.emit(start, AgentActsData(acts=acts, text=reply.say))
         self.heard_acts(acts, start)
         self.clock.advance_to(end)
         return acts
@@ -202,7 +199,6 @@ class TextEpisode(EpisodeCore):
         text = " ".join(r.text for r in realized)
         end = t + self._duration(text)
         self.recorder.emit(
-            UserUtterance,
             t,
             UserUtteranceData(
                 text=text,

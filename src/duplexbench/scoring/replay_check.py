@@ -37,7 +37,6 @@ from duplexbench.trace.events import (
     AgentActs,
     EpisodeEnd,
     ToolCall,
-    ToolResult,
     ToolResultData,
     TraceEvent,
     UserPlan,
@@ -109,7 +108,7 @@ class _Replay:
                 error_code="invalid_arguments",
                 error=str(data.arguments["unloggable_arguments"]),
             )
-            self.recorder.emit(ToolResult, event.t_ms, result)
+            self.recorder.emit(event.t_ms, result)
             return
         self.bench.execute(data.call_id, data.name, data.arguments, event.t_ms)
 

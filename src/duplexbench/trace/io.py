@@ -7,7 +7,7 @@ import re
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, get_args
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -15,7 +15,6 @@ from duplexbench.files import atomic_path
 from duplexbench.trace._base import _Data, _Event
 from duplexbench.trace.events import EpisodeEnd, EpisodeStart, TraceEvent
 
-E = TypeVar("E", bound=_Event)
 _ADAPTER: TypeAdapter[TraceEvent] = TypeAdapter(TraceEvent)
 MAX_LINE_BYTES = 4 * 1024 * 1024
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
@@ -30,6 +29,22 @@ class TraceError(Exception):
         super().__init__(f"{where}: {message}")
 
 
+def _event_classes() -> dict[type[_Data], type[_Event]]:
+    """Each event's data class -> the event class (one to one: checked here)."""
+    union = get_args(get_args(TraceEvent)[0])
+    out: dict[type[_Data], type[_Event]] = {}
+    for cls in union:
+        data = cls.model_fields["data"].annotation
+        assert data not in out, f"{data} is the data of two events"
+        out[data] = cls
+    return out
+
+
+EVENT_OF_DATA = _event_classes()
+"""The event class of each data class: `Recorder.emit` takes the data alone, so an event
+cannot be recorded with another event's data."""
+
+
 class Recorder:
     """Builds events with consecutive `seq` and the wall time since start."""
 
@@ -38,10 +53,15 @@ class Recorder:
         self._wall = wall
         self._t0 = wall()
 
-    def emit(self, cls: type[E], t_ms: int, data: _Data) -> E:
+    def emit(self, t_ms: int, data: _Data) -> TraceEvent:
+        """Record the event whose data `data` is, at media time `t_ms`."""
+        cls = EVENT_OF_DATA.get(type(data))
+        if cls is None:
+            raise TypeError(f"{type(data).__name__} is the data of no trace event")
         wall_ms = int((self._wall() - self._t0) * 1000)
-        event = cls(seq=len(self.events), t_ms=t_ms, wall_ms=wall_ms, data=data)  # type: ignore[call-arg]
-        self.events.append(event)  # type: ignore[arg-type]
+        fields = {"seq": len(self.events), "t_ms": t_ms, "wall_ms": wall_ms, "data": data}
+        event: TraceEvent = cls.model_validate(fields)  # type: ignore[assignment]  # cls is in the union
+        self.events.append(event)
         return event
 
 

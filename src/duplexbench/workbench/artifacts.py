@@ -13,7 +13,7 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from duplexbench.items.workflow import WorkflowItem
-from duplexbench.trace.events import FieldSet, FieldSetData, LifecycleChanged, LifecycleData
+from duplexbench.trace.events import FieldSetData, LifecycleData
 from duplexbench.values.graders import is_empty, values_match
 from duplexbench.workbench.errors import ToolFailure
 
@@ -33,7 +33,7 @@ class ArtifactOps:
         old = self._state(artifact_id).lifecycle
         if old != new:
             data = LifecycleData(artifact=artifact_id, old=old, new=new, call_id=call_id)
-            self.bench.emit_effect(self.bench.recorder.emit(LifecycleChanged, t_ms, data))
+            self.bench.emit_effect(self.bench.recorder.emit(t_ms, data))
 
     def fact_version(self, artifact_id: str, field: str, value: Any) -> str | None:
         """The latest user fact version linked to this field whose value matches."""
@@ -62,7 +62,7 @@ class ArtifactOps:
                 fact_version=self.fact_version(artifact_id, name, fields[name]),
                 call_id=call_id,
             )
-            self.bench.emit_effect(self.bench.recorder.emit(FieldSet, t_ms, data))
+            self.bench.emit_effect(self.bench.recorder.emit(t_ms, data))
         if state.lifecycle in ("empty", "ready"):
             self._lifecycle(call_id, artifact_id, "draft", t_ms)
         return {

@@ -33,21 +33,13 @@ from duplexbench.items.tools import (
 from duplexbench.items.user import ApprovalSpec
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.trace.events import (
-    ActionBlocked,
     ActionBlockedData,
     ActionData,
-    ActionExecuted,
-    ApprovalGranted,
     ApprovalGrantedData,
-    ApprovalRequested,
     ApprovalRequestedData,
-    ApprovalRevoked,
     ApprovalRevokedData,
-    DatabaseWrite,
     DatabaseWriteData,
-    KnowledgeSearch,
     KnowledgeSearchData,
-    ToolResult,
     ToolResultData,
 )
 from duplexbench.trace.io import Recorder
@@ -170,7 +162,6 @@ class Workbench:
         except ToolFailure as exc:
             outcome = ToolOutcome(ok=False, error_code=exc.code, error=_clip(str(exc)))
         self.recorder.emit(
-            ToolResult,
             t_ms,
             ToolResultData(
                 call_id=call_id,
@@ -222,7 +213,6 @@ class Workbench:
     def _search(self, call_id: str, tool: KnowledgeSearchTool, args: Any, t_ms: int) -> Any:
         hits = self.knowledge.search(args["query"], int(args.get("top_k", tool.top_k)))
         self.recorder.emit(
-            KnowledgeSearch,
             t_ms,
             KnowledgeSearchData(
                 call_id=call_id,
@@ -256,7 +246,6 @@ class Workbench:
         self._record_execution(call_id, tool, args["id"], token, t_ms)
         self.emit_effect(
             self.recorder.emit(
-                DatabaseWrite,
                 t_ms,
                 DatabaseWriteData(
                     table=tool.table, record=args["id"], old=old, new=new, call_id=call_id
@@ -290,7 +279,7 @@ class Workbench:
         verdict = self.auth.check(action, target, t_ms)
         if isinstance(verdict, str):
             data = ActionBlockedData(action=action, target=target, call_id=call_id, reason=verdict)
-            self.recorder.emit(ActionBlocked, t_ms, data)
+            self.recorder.emit(t_ms, data)
             raise ToolFailure(
                 "not_authorized",
                 f"{action} needs the user's explicit approval ({verdict.replace('_', ' ')})",
@@ -305,12 +294,11 @@ class Workbench:
                 token.used = True
         action = action_type(tool) or tool.name
         data = ActionData(action=action, target=target, call_id=call_id, token=token_id)
-        self.emit_effect(self.recorder.emit(ActionExecuted, t_ms, data))
+        self.emit_effect(self.recorder.emit(t_ms, data))
 
     def request_approval(self, action: str, via: Literal["tool", "speech"], t_ms: int) -> None:
         self.requested_actions.append(action)
         self.recorder.emit(
-            ApprovalRequested,
             t_ms,
             ApprovalRequestedData(action=action, via=via),
         )
@@ -322,7 +310,6 @@ class Workbench:
         `read_back` read back."""
         token = self.auth.grant(approval.id, approval.action, approval.target, t_ms)
         self.recorder.emit(
-            ApprovalGranted,
             t_ms,
             ApprovalGrantedData(
                 token=token.id,
@@ -338,7 +325,6 @@ class Workbench:
         """The user revoked (at the onset of the revoking speech)."""
         for token in self.auth.revoke(approval_id, t_ms):
             self.recorder.emit(
-                ApprovalRevoked,
                 t_ms,
                 ApprovalRevokedData(token=token.id, approval_id=approval_id, event_id=event_id),
             )
