@@ -15,6 +15,7 @@ from rich.markup import escape
 from duplexbench.campaign.rundir import RunDirError
 from duplexbench.campaign.spec import JudgeConfig
 from duplexbench.items.errors import ItemError
+from duplexbench.report.numbers import percent
 from duplexbench.scoring.summary_models import RunSummary
 from duplexbench.speech.tts import SpeechUnavailable
 
@@ -70,10 +71,6 @@ def run_failures() -> Iterator[None]:
         fail(str(exc))
 
 
-def _pct(value: Any) -> str:
-    return "n/a" if value is None else f"{100 * value:.1f}%"
-
-
 PANEL_ROWS = (
     ("response_latency", "τ-Voice response latency L_R"),
     ("response_rate", "τ-Voice response rate R_R"),
@@ -93,7 +90,7 @@ def panel_value(key: str, entry: dict[str, Any]) -> str:
     value = entry["value"]
     if key.endswith("latency"):
         return f"{value:.2f} s"
-    return f"{value:.2f}" if key == "agent_interruption_rate" else _pct(value)
+    return f"{value:.2f}" if key == "agent_interruption_rate" else percent(value)
 
 
 MAX_REASONS_SHOWN = 5

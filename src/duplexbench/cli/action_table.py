@@ -5,8 +5,9 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from duplexbench.cli._common import _pct, print_error_reasons
+from duplexbench.cli._common import print_error_reasons
 from duplexbench.cli.trust import print_trust_warnings, title_label
+from duplexbench.report.numbers import percent
 from duplexbench.scoring.summary_models import ActionRates, ActionRunSummary
 
 
@@ -38,11 +39,11 @@ def print_action_scorecard(summary: ActionRunSummary) -> None:
     for action, a in block.per_action.items():
         table.add_row(
             action,
-            _pct(a.immediate),
+            percent(a.immediate),
             str(a.n),
-            _pct(a.subsequent),
+            percent(a.subsequent),
             str(a.n_s),
-            "–" if a.n_s_judge is None else _pct(a.subsequent_judge),
+            "–" if a.n_s_judge is None else percent(a.subsequent_judge),
             _timing(a),
         )
     Console().print(table)

@@ -8,15 +8,12 @@ from rich.console import Console
 from rich.table import Table
 
 from duplexbench.cli._common import PANEL_ROWS, panel_value
-
-
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{100 * value:.1f}%"
+from duplexbench.report.numbers import percent
 
 
 def _mean_ci(c: dict[str, Any]) -> str:
     lo, hi = c["ci95"]
-    return f"{_pct(c['mean'])} [{_pct(lo)}, {_pct(hi)}]"
+    return f"{percent(c['mean'])} [{percent(lo)}, {percent(hi)}]"
 
 
 def print_comparison(block: dict[str, Any]) -> None:
@@ -37,7 +34,7 @@ def print_comparison(block: dict[str, Any]) -> None:
     retained = {r["to"]: r["ratio"] for r in block["retention"]}
     table.add_row(
         "retained from previous",
-        *["" if n not in retained else _pct(retained[n]) for n in order],
+        *["" if n not in retained else percent(retained[n]) for n in order],
     )
     afa = block.get("afa")
     if afa is not None:
@@ -87,7 +84,7 @@ def print_action_comparison(block: dict[str, Any]) -> None:
             if "not_compared" in c:  # no item with a value under every condition
                 table.add_row(action, label, "0", *["–"] * len(order), "", "")
                 continue
-            retained = ", ".join(_pct(r["ratio"]) for r in c["retention"])
+            retained = ", ".join(percent(r["ratio"]) for r in c["retention"])
             holm = ", ".join(
                 f"{t['p_holm']:.3g}{'*' if t['significant'] else ''}" for t in c["tests"]
             )

@@ -23,6 +23,7 @@ from duplexbench.cli.observer_options import observer_from, observer_options
 from duplexbench.items.errors import ItemError
 from duplexbench.items.suite import load_suite
 from duplexbench.items.workflow import WorkflowItem
+from duplexbench.report.numbers import percent
 from duplexbench.suites.observer_corpus import ACT_KINDS, CORPUS, SPLITS, load_corpus
 from duplexbench.suites.observer_eval import Tally, evaluate
 from duplexbench.suites.package import resolve_suite
@@ -141,10 +142,6 @@ def _configs(layers: str, base: ObserverConfig) -> dict[str, ObserverConfig]:
     return out
 
 
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{100 * value:.1f}%"
-
-
 def _print(report: dict[str, dict[str, Any]], split: str, entries: int) -> None:
     names = list(report)
     table = Table(title=f"act observer on the {split} corpus ({entries} entries)")
@@ -155,13 +152,13 @@ def _print(report: dict[str, dict[str, Any]], split: str, entries: int) -> None:
         table.add_row(
             f"{kind} precision / recall",
             *(
-                f"{_pct(report[n]['acts'][kind]['precision'])} / "
-                f"{_pct(report[n]['acts'][kind]['recall'])}"
+                f"{percent(report[n]['acts'][kind]['precision'])} / "
+                f"{percent(report[n]['acts'][kind]['recall'])}"
                 for n in names
             ),
         )
     for key in ("ask_confirm_recall", "wrong_slot", "unsure", "acts_on_non_questions"):
-        table.add_row(key.replace("_", " "), *(_pct(report[n][key]) for n in names))
+        table.add_row(key.replace("_", " "), *(percent(report[n][key]) for n in names))
     table.add_row(
         "CLOSE false positives", *(str(report[n]["close_false_positives"]) for n in names)
     )

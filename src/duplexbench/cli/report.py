@@ -19,14 +19,11 @@ from duplexbench.cli.compare_table import print_action_comparison, print_compari
 from duplexbench.report.analysis import analyze
 from duplexbench.report.html import write_html
 from duplexbench.report.html_actions import ACTION_METRIC
+from duplexbench.report.numbers import interval, percent
 
 GATES = ("TS", "PV", "AC", "AV")
 TOP_MISSES = 20
 CARD_RATES = ("pass_at_1", "pass_at_k", "reliable_at_k", "afa", "afa_deterministic")
-
-
-def _pct(value: Any) -> str:
-    return f"{100 * value:.1f}%" if isinstance(value, int | float) else "n/a"
 
 
 def _rates(card: dict[str, Any]) -> list[Any]:
@@ -34,9 +31,7 @@ def _rates(card: dict[str, Any]) -> list[Any]:
 
 
 def _ci(ci: Any) -> str:
-    if isinstance(ci, list) and len(ci) == 2 and None not in ci:
-        return f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
-    return "n/a"
+    return interval(ci) or "n/a"
 
 
 def _s(value: Any) -> str:
@@ -55,7 +50,7 @@ def _table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) ->
 
 def _scorecard_tables(wf: dict[str, Any]) -> list[Table]:
     cards = [
-        [c["run"], f"{c['items']} × {c['k']}", str(c["errors"]), *map(_pct, _rates(c))]
+        [c["run"], f"{c['items']} × {c['k']}", str(c["errors"]), *map(percent, _rates(c))]
         for c in wf["scorecard"]
     ]
     cis = [[c["run"], *(_ci(c["ci95"].get(key)) for key in CARD_RATES)] for c in wf["scorecard"]]
@@ -68,7 +63,11 @@ def _scorecard_tables(wf: dict[str, Any]) -> list[Table]:
 
 def _gate_floor_tables(wf: dict[str, Any]) -> list[Table]:
     gates = [
-        [g["run"], *(_pct(g["rates"][k]) for k in GATES), *(str(g["failures"][k]) for k in GATES)]
+        [
+            g["run"],
+            *(percent(g["rates"][k]) for k in GATES),
+            *(str(g["failures"][k]) for k in GATES),
+        ]
         for g in wf["gates"]
     ]
     floor = []
@@ -78,11 +77,11 @@ def _gate_floor_tables(wf: dict[str, Any]) -> list[Table]:
         floor.append(
             [
                 f["run"],
-                _pct(fl.get("yield_rate")),
-                _pct(fl.get("ended_naturally_rate")),
+                percent(fl.get("yield_rate")),
+                percent(fl.get("ended_naturally_rate")),
                 "n/a" if latency is None else f"{latency:.0f} ms",
-                _pct(fl.get("unintended_overlap_rate")),
-                f"{_pct(cu['afa_corrected_fields'])} / {_pct(cu['afa_other_fields'])}",
+                percent(fl.get("unintended_overlap_rate")),
+                f"{percent(cu['afa_corrected_fields'])} / {percent(cu['afa_other_fields'])}",
             ]
         )
     floor_headers = (
@@ -109,8 +108,8 @@ def _slice_tables(wf: dict[str, Any]) -> list[Table]:
             t["run"],
             str(t["items"]),
             str(t["runs"]),
-            _pct(t["pass_at_1"]),
-            _pct(t["afa"]),
+            percent(t["pass_at_1"]),
+            percent(t["afa"]),
         ]
         for t in wf["taxonomy"]
         if t["dimension"] == "work_archetype"
@@ -120,7 +119,7 @@ def _slice_tables(wf: dict[str, Any]) -> list[Table]:
         [
             p["run"],
             p["suite"],
-            _pct(p["reliable_at_k"]),
+            percent(p["reliable_at_k"]),
             _s(p["median_time_to_resolution_ms"]),
             "n/a" if tools.get(p["run"]) is None else f"{tools[p['run']]:.2f}",
             "yes" if p["pareto"] else "",
@@ -162,9 +161,9 @@ def _action_tables(block: dict[str, Any]) -> list[Table]:
         [
             r["run"],
             r["action"],
-            _pct(r.get("immediate")),
+            percent(r.get("immediate")),
             str(r.get("n")),
-            _pct(r.get("subsequent")),
+            percent(r.get("subsequent")),
             str(r.get("n_s")),
             ""
             if not r.get("timing") or not r["timing"].get("n")

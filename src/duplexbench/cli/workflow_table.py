@@ -5,13 +5,10 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from duplexbench.cli._common import PANEL_ROWS, _pct, panel_value, print_error_reasons
+from duplexbench.cli._common import PANEL_ROWS, panel_value, print_error_reasons
 from duplexbench.cli.trust import print_trust_warnings, title_label
+from duplexbench.report.numbers import interval, percent
 from duplexbench.scoring.summary_models import UnsupportedValues, WorkflowRunSummary
-
-
-def _ci(interval: list[float] | None) -> str:
-    return "" if not interval else f"[{100 * interval[0]:.1f}, {100 * interval[1]:.1f}]"
 
 
 def _ms(value: float | None) -> str:
@@ -24,7 +21,7 @@ def unsupported_cells(block: UnsupportedValues) -> tuple[str, str, str]:
     n = f"{block.unsupported} of {block.correct}"
     if block.exempt:
         return label, f"exempt ({block.exempt})", n
-    return label, _pct(block.rate), f"{_ci(block.ci95)} {n}".strip()
+    return label, percent(block.rate), f"{interval(block.ci95)} {n}".strip()
 
 
 def _extra_rows(table: Table, summary: WorkflowRunSummary) -> None:
@@ -39,22 +36,24 @@ def _extra_rows(table: Table, summary: WorkflowRunSummary) -> None:
     if cu.corrected_fields:
         table.add_row(
             "AFA corrected / other fields",
-            f"{_pct(cu.afa_corrected_fields)} / {_pct(cu.afa_other_fields)}",
+            f"{percent(cu.afa_corrected_fields)} / {percent(cu.afa_other_fields)}",
             f"n = {cu.corrected_fields} / {cu.other_fields}",
         )
     floor = summary.floor
     if floor:
-        table.add_row("yield rate on barge-ins", _pct(floor.yield_rate), f"n = {floor.barge_ins}")
+        table.add_row(
+            "yield rate on barge-ins", percent(floor.yield_rate), f"n = {floor.barge_ins}"
+        )
         table.add_row(
             "ended naturally (not a yield)",
-            _pct(floor.ended_naturally_rate),
+            percent(floor.ended_naturally_rate),
             f"{floor.ended_naturally} of {floor.barge_ins}",
         )
         stop = floor.median_stop_latency_ms
         table.add_row("median stop latency", "n/a" if stop is None else f"{stop:.0f} ms", "")
         table.add_row(
             "unintended overlap rate",
-            _pct(floor.unintended_overlap_rate),
+            percent(floor.unintended_overlap_rate),
             f"n = {floor.agent_turns} turns",
         )
     if summary.interaction:
@@ -72,16 +71,16 @@ def print_scorecard(summary: WorkflowRunSummary) -> None:
     table.add_column("value", justify="right")
     table.add_column("95% CI (item bootstrap)", justify="right")
     k, ci = wf.k, wf.ci95
-    table.add_row("Pass@1 (Workflow Success)", _pct(wf.pass_at_1), _ci(ci.pass_at_1))
-    table.add_row(f"Pass@{k}", _pct(wf.pass_at_k), _ci(ci.pass_at_k))
-    table.add_row(f"Reliable@{k}", _pct(wf.reliable_at_k), _ci(ci.reliable_at_k))
+    table.add_row("Pass@1 (Workflow Success)", percent(wf.pass_at_1), interval(ci.pass_at_1))
+    table.add_row(f"Pass@{k}", percent(wf.pass_at_k), interval(ci.pass_at_k))
+    table.add_row(f"Reliable@{k}", percent(wf.reliable_at_k), interval(ci.reliable_at_k))
     afa_note = "" if summary.judge else " (deterministic)"
-    table.add_row(f"AFA{afa_note}", _pct(wf.afa), _ci(ci.afa))
+    table.add_row(f"AFA{afa_note}", percent(wf.afa), interval(ci.afa))
     if summary.judge:
-        table.add_row("AFA deterministic-only", _pct(wf.afa_deterministic), "")
+        table.add_row("AFA deterministic-only", percent(wf.afa_deterministic), "")
     table.add_row(*unsupported_cells(wf.unsupported_values))
     for gate in ("TS", "PV", "AC", "AV"):
-        table.add_row(f"gate {gate}", _pct(wf.gates.get(gate)), "")
+        table.add_row(f"gate {gate}", percent(wf.gates.get(gate)), "")
     eff = wf.tool_efficiency
     table.add_row("tool calls / oracle", "n/a" if eff is None else f"{eff:.2f}", "")
     _extra_rows(table, summary)

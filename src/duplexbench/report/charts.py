@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from duplexbench.report.numbers import percent
+
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f")
 FONT = 'font-family="system-ui, sans-serif" font-size="11"'
 MAX_LABEL = 26
@@ -26,7 +28,7 @@ def short(text: str, limit: int = MAX_LABEL) -> str:
 
 
 def pct(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.0f}%"
+    return percent(value, 0, missing="–")
 
 
 def _svg(width: float, height: float, body: str, title: str) -> str:

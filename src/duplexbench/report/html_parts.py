@@ -16,18 +16,12 @@ from typing import Any
 from urllib.parse import quote
 
 from duplexbench.report.charts import esc
+from duplexbench.report.numbers import interval, percent
 
 
 def fmt_pct(value: Any, digits: int = 1) -> str:
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return "–"
-    return f"{100 * value:.{digits}f}%"
-
-
-def fmt_ci(ci: Any) -> str:
-    if not isinstance(ci, list | tuple) or len(ci) != 2 or None in ci:
-        return ""
-    return f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+    """A rate in the HTML report ("–" when there is none)."""
+    return percent(value, digits, missing="–")
 
 
 def fmt_ms(value: Any) -> str:
@@ -83,8 +77,8 @@ def _td(cell: CellLike) -> str:
 def rate(value: Any, ci: Any = None, n: Any = None) -> Cell:
     """A rate as a percentage, with its 95% CI and/or count in small print."""
     markup = esc(fmt_pct(value))
-    if fmt_ci(ci):
-        markup += f'<small class="ci">{esc(fmt_ci(ci))}</small>'
+    if interval(ci):
+        markup += f'<small class="ci">{esc(interval(ci))}</small>'
     if n is not None:
         markup += f" <small>n={esc(n)}</small>"
     sort = value if isinstance(value, int | float) else -1
