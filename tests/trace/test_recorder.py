@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import get_args
 
 import pytest
@@ -39,3 +40,9 @@ def test_data_of_no_event_is_refused() -> None:
 def test_every_event_has_its_own_data_class() -> None:
     events = get_args(get_args(TraceEvent)[0])
     assert set(EVENT_OF_DATA.values()) == set(events) and len(EVENT_OF_DATA) == len(events)
+
+
+def test_every_event_class_is_public() -> None:
+    events_module = importlib.import_module("duplexbench.trace.events")
+    union = get_args(get_args(TraceEvent)[0])
+    assert {c.__name__ for c in union} <= set(events_module.__all__)

@@ -1,5 +1,23 @@
-"""Agents under test: the text-channel protocol, the registry and built-in agents."""
+"""Agents under test: the text and audio agent protocols, the events an agent sends,
+the registry (`register_agent`, agent specs) and the scripted agent.
 
+Network adapters live in their own modules and load when named (docs/agents.md).
+"""
+
+from duplexbench.agents.audio_protocol import AudioSession, SpeechKit, StepAgent, StreamingAgent
+from duplexbench.agents.events import (
+    AgentEvent,
+    AgentFailure,
+    AudioDelta,
+    EndCall,
+    ResponseDone,
+    SpeechCancelled,
+    SpeechStarted,
+    SpeechStopped,
+    ToolCallRequest,
+    TranscriptDelta,
+    UsageDelta,
+)
 from duplexbench.agents.protocol import (
     AgentError,
     AgentInput,
@@ -7,6 +25,7 @@ from duplexbench.agents.protocol import (
     AgentToolCall,
     AgentTurn,
     TextAgent,
+    ToolResultMessage,
     ToolSpec,
 )
 from duplexbench.agents.registry import AgentSpec, get_agent, list_agents, register_agent
@@ -14,14 +33,30 @@ from duplexbench.agents.scripted import ScriptedAgent
 
 __all__ = [
     "AgentError",
+    "AgentEvent",
+    "AgentFailure",
     "AgentInput",
     "AgentSession",
     "AgentSpec",
     "AgentToolCall",
     "AgentTurn",
+    "AudioDelta",
+    "AudioSession",
+    "EndCall",
+    "ResponseDone",
     "ScriptedAgent",
+    "SpeechCancelled",
+    "SpeechKit",
+    "SpeechStarted",
+    "SpeechStopped",
+    "StepAgent",
+    "StreamingAgent",
     "TextAgent",
+    "ToolCallRequest",
+    "ToolResultMessage",
     "ToolSpec",
+    "TranscriptDelta",
+    "UsageDelta",
     "get_agent",
     "list_agents",
     "register_agent",
