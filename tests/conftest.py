@@ -56,3 +56,13 @@ def item_factory() -> Callable[..., WorkflowItem]:
 
 
 __all__ = ["FIXTURES", "fixture_data", "fixture_item", "item_checksum"]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked `slow` are skipped unless the run selects them (`pytest -m slow`)."""
+    if "slow" in (config.option.markexpr or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: run with `pytest -m slow`")
+    for item in items:
+        if item.get_closest_marker("slow"):
+            item.add_marker(skip)

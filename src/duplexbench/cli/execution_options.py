@@ -27,7 +27,8 @@ def execution_options(func: F) -> F:
             default=1,
             show_default=True,
             type=click.IntRange(1, 512),
-            help="Episodes run at once (local: processes; ray: tasks in flight).",
+            help="Episodes run at once. local: 1 runs them in this process, N in a pool of "
+            "N processes; ray: N tasks in flight, and 1 (the default) means one per cluster CPU.",
         ),
         click.option(
             "--backend",
