@@ -30,9 +30,9 @@ from typing import Any
 
 
 def texts(count: int) -> list[str]:
-    from duplexbench.campaign.build import build_requests  # noqa: PLC0415
     from duplexbench.items.suite import load_suite  # noqa: PLC0415
     from duplexbench.suites.package import resolve_suite  # noqa: PLC0415
+    from duplexbench.suites.prerender import build_requests  # noqa: PLC0415
 
     suite = load_suite(str(resolve_suite("workflows-mini")))
     ordered = sorted({t for t, _ in build_requests(suite)}, key=lambda t: (len(t), t))

@@ -13,7 +13,6 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
-from duplexbench.campaign.qa import solvability_problems
 from duplexbench.cli import main
 from duplexbench.items.load import load_item, parse_item
 from duplexbench.suites.apex_import import (
@@ -23,6 +22,7 @@ from duplexbench.suites.apex_import import (
     import_apex,
     import_package,
 )
+from duplexbench.suites.quality.qa import solvability_problems
 from duplexbench.users.observer import ActObserver
 from duplexbench.values.graders import values_match
 

@@ -19,8 +19,6 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from duplexbench.campaign.build import build_suite
-from duplexbench.campaign.qa import quality_report
 from duplexbench.cli._common import err_console, fail, print_json
 from duplexbench.cli.suite_actions import action_validation, print_action_validation
 from duplexbench.cli.suite_info import list_command, show_command, stats_command
@@ -32,6 +30,8 @@ from duplexbench.items.suite import Suite, load_suite
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.speech.tts import SpeechUnavailable
 from duplexbench.suites.package import resolve_suite
+from duplexbench.suites.prerender import build_suite
+from duplexbench.suites.quality.qa import quality_report
 
 
 @click.group("suite")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from duplexbench.campaign.qa import CHECKS, QualityReport
 from duplexbench.items.suite import Suite
+from duplexbench.suites.quality.qa import CHECKS, QualityReport
 
 LABELS = {
     "oracle passes": "oracle passes (WS = 1)",

@@ -23,7 +23,6 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from duplexbench.campaign.qa import solvability_problems
 from duplexbench.items.errors import ItemError
 from duplexbench.items.load import parse_item
 from duplexbench.items.workflow import WorkflowItem
@@ -54,6 +53,7 @@ from duplexbench.suites.apex_import_taxonomy import map_taxonomy, note_taxonomy_
 from duplexbench.suites.apex_import_tools import build_tools
 from duplexbench.suites.apex_import_user import build_user
 from duplexbench.suites.apex_import_work import WorkParts, build_artifacts
+from duplexbench.suites.quality.qa import solvability_problems
 
 __all__ = [
     "ApexImportError",

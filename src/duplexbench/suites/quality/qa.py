@@ -3,7 +3,7 @@
 Agent checks (text channel; `audio=True` adds the clean audio channel): the
 `oracle` must pass every item (WS = 1); `noop`, `silent` and `shortcut`
 (commits at once without asking) must fail every item. Audits
-(`campaign/audit.py`): leakage, gold provenance, corrections, approvals,
+(`audit.py`): leakage, gold provenance, corrections, approvals,
 knowledge, gradable gold. Every check reports how many items it passed and
 failed.
 """
@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 
 from duplexbench.agents.builtin import NoopAgent, OracleAgent, ShortcutAgent
 from duplexbench.agents.protocol import TextAgent
-from duplexbench.campaign import audit
 from duplexbench.items.load import item_checksum
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.orchestrator.text_loop import EpisodeSetup, TextEpisode
 from duplexbench.scoring.episode import EpisodeScore, score_episode
+from duplexbench.suites.quality import audit
 from duplexbench.trace.events import TraceEvent
 from duplexbench.users.observer.slots import item_slots
 

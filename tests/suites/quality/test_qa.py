@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from conftest import fixture_item
-from duplexbench.campaign.qa import solvability_problems
 from duplexbench.items.load import parse_item
+from duplexbench.suites.quality.qa import solvability_problems
 
 
 def patched(name: str, patch: Any) -> Any:
