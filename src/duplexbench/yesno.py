@@ -1,7 +1,7 @@
 """One strict yes/no question to an OpenAI-compatible chat endpoint.
 
 Every judge in duplexbench (workflow fields, action follow-through, corpus
-candidates, the LLM cue controller) asks the same way: temperature 0, a
+candidates, the simulated user's optional decision model) asks the same way: temperature 0, a
 system prompt, one user message, and a strict JSON reply
 `{"answer": "YES"|"NO", "reason": ...}`. A failed request or a reply out of
 format raises :class:`JudgeUnavailable`; callers decide what that means

@@ -1,1 +1,1 @@
-"""The workflows-v1 generator: archetype catalogs -> plans -> items."""
+"""The workflow generator (workflows-v1, workflows-v2): archetype catalogs -> plans -> items."""
