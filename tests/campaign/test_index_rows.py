@@ -25,7 +25,12 @@ from duplexbench.scoring.actions.result import ActionScore
 from duplexbench.scoring.actions.summary import action_block
 from duplexbench.scoring.episode import Afa, EpisodeScore
 from duplexbench.scoring.fields import FieldScore
-from duplexbench.scoring.floor import FloorScore, correction_block, floor_block, timing_block
+from duplexbench.scoring.floor_control import (
+    FloorScore,
+    correction_block,
+    floor_block,
+    timing_block,
+)
 from duplexbench.scoring.outcomes import item_runs, per_task_afa, per_task_success
 from duplexbench.scoring.reliability import reliability
 

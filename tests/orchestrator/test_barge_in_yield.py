@@ -22,7 +22,7 @@ from duplexbench.audio.frames import AudioFrame
 from duplexbench.items.load import parse_item
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.scoring.episode import score_episode
-from duplexbench.scoring.floor import FloorScore
+from duplexbench.scoring.floor_control import FloorScore
 from duplexbench.scoring.interaction import interaction_metrics
 from duplexbench.scoring.interaction.record import timeline_record
 from duplexbench.trace.events import AgentUtterance, FloorYield, TraceEvent

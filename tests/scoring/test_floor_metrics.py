@@ -7,7 +7,12 @@ from duplexbench.agents import AgentToolCall, AgentTurn, ScriptedAgent
 from duplexbench.agents.builtin import OracleAgent
 from duplexbench.scoring.episode import Afa, EpisodeScore
 from duplexbench.scoring.fields import FieldScore
-from duplexbench.scoring.floor import FloorScore, correction_block, floor_block, timing_block
+from duplexbench.scoring.floor_control import (
+    FloorScore,
+    correction_block,
+    floor_block,
+    timing_block,
+)
 from helpers import run_and_score
 
 

@@ -6,8 +6,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from duplexbench.users.decision import FloorMoment, LLMInterruptDecider
-from duplexbench.users.floor import Cue, Listening, UserFloor
 from duplexbench.users.turntaking import NATURAL
+from duplexbench.users.user_floor import Cue, Listening, UserFloor
 from duplexbench.yesno import JudgeUnavailable, YesNo
 
 MOMENT = FloorMoment(4000, "What is your employee ID? I can also", "In a rush.", "Submit expenses")

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from duplexbench.users.floor import Cue, Listening, UserFloor
 from duplexbench.users.policy import Plan
 from duplexbench.users.turntaking import NATURAL, TurnTakingConfig
+from duplexbench.users.user_floor import Cue, Listening, UserFloor
 
 F = 320  # 20 ms at 16 kHz
 PLAN = [Plan("answer:x", "answer")]

@@ -23,7 +23,7 @@ from duplexbench.campaign.store import StoreError, query
 from duplexbench.scoring.actions.result import deterministic_verdict
 from duplexbench.scoring.episode import GATES, Afa
 from duplexbench.scoring.fields import field_correct
-from duplexbench.scoring.floor import FloorScore
+from duplexbench.scoring.floor_control import FloorScore
 
 
 class _Row(BaseModel):

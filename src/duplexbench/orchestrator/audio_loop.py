@@ -38,7 +38,7 @@ from duplexbench.orchestrator.blame import error_kind, harness_code
 from duplexbench.orchestrator.caller_line import CallerLine
 from duplexbench.orchestrator.clock import MediaClock
 from duplexbench.orchestrator.episode import EpisodeCore, EpisodeRecord, EpisodeSetup
-from duplexbench.orchestrator.floor import derive_floor_events
+from duplexbench.orchestrator.floor_record import derive_floor_events
 from duplexbench.orchestrator.frame_loop import EndEpisode, default_clock, link_for, play
 from duplexbench.orchestrator.hearing import Hearing
 from duplexbench.orchestrator.playback import Delivered, Playback
@@ -55,13 +55,13 @@ from duplexbench.trace.events import (
     UserYieldedData,
 )
 from duplexbench.users.caller import CallerConfig, freeze_caller
-from duplexbench.users.floor import Cue, UserFloor
 from duplexbench.users.personas import NEUTRAL
 from duplexbench.users.policy import Observation, Plan
 from duplexbench.users.realization import Realizer
 from duplexbench.users.simulator import answers_per_turn
 from duplexbench.users.sounds import Sound
 from duplexbench.users.turntaking import TurnTakingConfig
+from duplexbench.users.user_floor import Cue, UserFloor
 
 
 @dataclass(frozen=True)

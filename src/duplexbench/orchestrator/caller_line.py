@@ -27,8 +27,8 @@ from duplexbench.trace.events import UserUtteranceData
 from duplexbench.trace.io import Recorder
 from duplexbench.users.caller import FrozenCaller, derived_seed
 from duplexbench.users.decision import FloorMoment
-from duplexbench.users.floor import Listening
 from duplexbench.users.sounds import OutOfTurnSounds, Sound
+from duplexbench.users.user_floor import Listening
 
 
 def recordings(folder: str) -> RecordingSource:

@@ -24,7 +24,7 @@ from duplexbench.trace.events import (
     AgentUtteranceData,
 )
 from duplexbench.trace.io import Recorder
-from duplexbench.users.floor import Listening
+from duplexbench.users.user_floor import Listening
 
 _SENTENCE_END = (".", "?", "!")
 _CLAUSE_END = (",", ";", ":")

@@ -21,7 +21,7 @@ from duplexbench.campaign.index_rows import WorkflowRow
 from duplexbench.campaign.store import query
 from duplexbench.report.load import RunData
 from duplexbench.scoring.episode import GATES
-from duplexbench.scoring.floor import correction_block, floor_block, timing_block
+from duplexbench.scoring.floor_control import correction_block, floor_block, timing_block
 from duplexbench.scoring.outcomes import item_runs
 from duplexbench.scoring.reliability import RESAMPLES, reliability
 from duplexbench.scoring.unsupported import exemption, provenance_block

@@ -28,7 +28,7 @@ from duplexbench.items.tools import lifecycle_rank
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.scoring.errors import NO_AGENT_ERROR, episode_error
 from duplexbench.scoring.fields import FieldScore, score_fields
-from duplexbench.scoring.floor import FloorScore, floor_score
+from duplexbench.scoring.floor_control import FloorScore, floor_score
 from duplexbench.scoring.interaction.record import TimelineRecord, timeline_record
 from duplexbench.scoring.judge import FieldJudge
 from duplexbench.scoring.predicates import database_matches, describe, holds

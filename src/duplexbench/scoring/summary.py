@@ -8,7 +8,7 @@ from typing import Any
 
 from duplexbench.scoring.episode import GATES, EpisodeScore
 from duplexbench.scoring.errors import errors_block
-from duplexbench.scoring.floor import correction_block, floor_block, timing_block
+from duplexbench.scoring.floor_control import correction_block, floor_block, timing_block
 from duplexbench.scoring.interaction.record import pooled_panel
 from duplexbench.scoring.outcomes import item_runs
 from duplexbench.scoring.reliability import RESAMPLES, reliability

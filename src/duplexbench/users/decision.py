@@ -1,7 +1,7 @@
 """Who decides, at a check while the agent speaks, whether the user interrupts.
 
 By default the rule (a seeded draw against the persona's interruption tendency,
-in `floor.py`). Optionally an OpenAI-compatible model (τ-Voice lets an LLM
+in `user_floor.py`). Optionally an OpenAI-compatible model (τ-Voice lets an LLM
 make the user's turn-taking decisions): :class:`LLMInterruptDecider` asks it,
 at each check where the rules allow an interruption (the agent has spoken at
 least 2 s, has asked, read back or requested something, and is not in the

@@ -4,7 +4,7 @@ Per episode, from the floor events the orchestrator derived:
 - barge-ins: authored barge-ins (expected floor action `yield`; backchannels,
   which expect `continue`, are not counted) that started while the agent held the floor;
   yields: those the agent stopped for within the event's `max_stop_latency_ms` by
-  cutting its turn short (queued audio dropped or a cancel; `trace/floor.py`);
+  cutting its turn short (queued audio dropped or a cancel; `trace/barge_in.py`);
   ended naturally: those where the turn ended within the limit without being cut
   short (it had finished what it was saying: not a yield, reported beside it);
   stop latency: user speech onset -> end of the agent's delivered speech.
@@ -30,8 +30,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from duplexbench.scoring.outcomes import WorkflowOutcome
 from duplexbench.scoring.view import EpisodeView
+from duplexbench.trace.barge_in import BargeInOutcome, barge_in_outcome, turn_at
 from duplexbench.trace.events import AgentUtterance
-from duplexbench.trace.floor import BargeInOutcome, barge_in_outcome, turn_at
 
 
 class FloorScore(BaseModel):
@@ -63,7 +63,7 @@ def floor_score(view: EpisodeView) -> FloorScore | None:
 
 
 def _outcomes(view: EpisodeView) -> list[BargeInOutcome]:
-    """Each barge-in's outcome under the rule of `trace/floor.py`, from the trace."""
+    """Each barge-in's outcome under the rule of `trace/barge_in.py`, from the trace."""
     turns = [e.data for e in view.events if isinstance(e, AgentUtterance)]
     return [
         barge_in_outcome(

@@ -7,7 +7,7 @@ caused it) and, for every authored barge-in that started while the agent held
 the floor (inside one of its delivered utterances, pauses included), how long
 the agent took to stop: from the user's speech onset to the end of the
 agent's last speech in that utterance (stop latency), and what the agent did
-(`trace/floor.py`): it *yielded* when it stopped within the event's
+(`trace/barge_in.py`): it *yielded* when it stopped within the event's
 `max_stop_latency_ms` (default 2000 ms) by cutting that utterance short
 (queued audio dropped, or a cancel); a turn that merely ended within the limit
 *ended naturally* and is no yield.
@@ -18,6 +18,7 @@ from __future__ import annotations
 from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array, sha256_pcm
 from duplexbench.audio.vad import Segment, segments
 from duplexbench.items.workflow import WorkflowItem
+from duplexbench.trace.barge_in import barge_in_outcome, turn_at
 from duplexbench.trace.events import (
     AgentUtterance,
     DuplexEventFired,
@@ -27,7 +28,6 @@ from duplexbench.trace.events import (
     FloorYieldData,
     UserUtterance,
 )
-from duplexbench.trace.floor import barge_in_outcome, turn_at
 from duplexbench.trace.io import Recorder
 
 DEFAULT_MAX_STOP_MS = 2000
