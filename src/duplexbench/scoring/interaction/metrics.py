@@ -59,7 +59,7 @@ from collections.abc import Sequence
 from statistics import fmean
 from typing import Any, Literal
 
-from duplexbench.scoring.interaction.events import (
+from duplexbench.scoring.interaction.event_pool import (
     SELECTIVITY_KINDS,
     EventPool,
     agent_segment_at,

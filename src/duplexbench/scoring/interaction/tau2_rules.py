@@ -50,7 +50,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from duplexbench.scoring.interaction.events import (
+from duplexbench.scoring.interaction.event_pool import (
     EventPool,
     agent_segment_at,
     count_stop,
