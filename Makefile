@@ -32,7 +32,7 @@ typecheck: install
 	$(BIN)/mypy
 
 unit: install
-	$(BIN)/pytest
+	$(BIN)/pytest --durations=15
 
 ## Performance benchmarks (report throughput and ratios to targets; never part of `test`).
 bench: install
