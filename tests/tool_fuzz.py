@@ -36,7 +36,7 @@ from duplexbench.items.tools import (
 )
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.orchestrator.episode import EpisodeCore, EpisodeSetup
-from duplexbench.suites.apex_import import import_package
+from duplexbench.suites.apex_voice import import_package
 from duplexbench.trace.events import ActionBlocked, ToolCall, ToolResult, TraceEvent
 from duplexbench.workbench.runtime import MAX_DEPTH, MAX_MESSAGE
 from duplexbench.workbench.state import WorkbenchState, replay

@@ -32,9 +32,9 @@ from duplexbench.items.action_suite import load_action_item, load_action_suite
 from duplexbench.items.errors import ItemError
 from duplexbench.items.load import MAX_ITEM_BYTES, load_item
 from duplexbench.items.suite import MAX_MANIFEST_BYTES, load_suite
-from duplexbench.suites import apex_import_common
 from duplexbench.suites.actions.corpus import MAX_CORPUS_BYTES, load_corpus
-from duplexbench.suites.apex_import_common import ApexImportError, read_package
+from duplexbench.suites.apex_voice import common
+from duplexbench.suites.apex_voice.common import ApexImportError, read_package
 from fuzzing import time_guard  # fails instead of hanging (an unfixed FIFO read blocks)
 
 APEX = FIXTURES / "apex-voice" / "toy_form_001"
@@ -107,7 +107,7 @@ def test_regression_oversized_corpus_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["task.yaml", "user/realization_bank.jsonl"])
 def test_regression_oversized_apex_package_file_is_refused(tmp_path: Path, name: str) -> None:
     package = Path(shutil.copytree(APEX, tmp_path / "pkg"))
-    limit = apex_import_common.MAX_PACKAGE_FILE_BYTES
+    limit = common.MAX_PACKAGE_FILE_BYTES
     sparse(package / name, limit + 1)
     message = error(ApexImportError, read_package, package)
     assert f"{name}: package file is {limit + 1} bytes; the limit is {limit}" in message

@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 
 from duplexbench.cli import main
 from duplexbench.items.load import load_item, parse_item
-from duplexbench.suites.apex_import import (
+from duplexbench.suites.apex_voice import (
     ApexImportError,
     ImportResult,
     Unmapped,

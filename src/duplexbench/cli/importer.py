@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from duplexbench.cli._common import fail, print_json
-from duplexbench.suites.apex_import import REPORT_NAME, ApexImportError, import_apex
+from duplexbench.suites.apex_voice import REPORT_NAME, ApexImportError, import_apex
 
 
 @click.group("import")

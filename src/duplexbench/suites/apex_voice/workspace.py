@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from duplexbench.items.grading import GRADER_OPTIONS
-from duplexbench.suites.apex_import_common import (
+from duplexbench.suites.apex_voice.common import (
     GOLD,
     WORKSPACE,
     ApexImportError,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from duplexbench.suites.apex_import_common import (
+from duplexbench.suites.apex_voice.common import (
     FLOW,
     OBSERVER,
     Ctx,

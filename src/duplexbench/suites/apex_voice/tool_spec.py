@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from duplexbench.suites.apex_import_common import (
+from duplexbench.suites.apex_voice.common import (
     TOOLS,
     Ctx,
     ident,
@@ -14,7 +14,7 @@ from duplexbench.suites.apex_import_common import (
     seq,
     words,
 )
-from duplexbench.suites.apex_import_work import WorkParts
+from duplexbench.suites.apex_voice.workspace import WorkParts
 
 KNOWLEDGE_HANDLERS = {"knowledge_search", "search_knowledge", "kb_search", "retrieve"}
 DB_READ_HANDLERS = {"database_read", "db_read", "read_record", "lookup_record"}

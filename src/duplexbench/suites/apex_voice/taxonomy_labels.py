@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from duplexbench.items.taxonomy import TAXONOMY_DIMENSIONS
-from duplexbench.suites.apex_import_common import (
+from duplexbench.suites.apex_voice.common import (
     TASK,
     TAXONOMY,
     USER_STATE,
@@ -21,7 +21,7 @@ from duplexbench.suites.apex_import_common import (
     label,
     leftover,
 )
-from duplexbench.suites.apex_import_vocab import (
+from duplexbench.suites.apex_voice.taxonomy_tables import (
     ARCHETYPE_KEYWORDS,
     ARCHETYPES,
     ARTIFACT_KEYWORDS,

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from duplexbench.suites.apex_import_bank import build_realizations
-from duplexbench.suites.apex_import_common import (
+from duplexbench.suites.apex_voice.common import (
     EVENTS,
     LATENT,
     PERSONA,
@@ -21,16 +20,23 @@ from duplexbench.suites.apex_import_common import (
     seq,
     words,
 )
-from duplexbench.suites.apex_import_events import Events
-from duplexbench.suites.apex_import_facts import Facts, UserParts, add_aliases, build_facts, map_act
-from duplexbench.suites.apex_import_flow import (
+from duplexbench.suites.apex_voice.duplex_events import Events
+from duplexbench.suites.apex_voice.realizations import build_realizations
+from duplexbench.suites.apex_voice.taxonomy_labels import map_behavior
+from duplexbench.suites.apex_voice.user_facts import (
+    Facts,
+    UserParts,
+    add_aliases,
+    build_facts,
+    map_act,
+)
+from duplexbench.suites.apex_voice.user_flow import (
     ASK_KINDS,
     Flow,
     Pattern,
     split_act,
 )
-from duplexbench.suites.apex_import_taxonomy import map_behavior
-from duplexbench.suites.apex_import_work import WorkParts
+from duplexbench.suites.apex_voice.workspace import WorkParts
 
 VERBOSITY = {"LOW": "terse", "TERSE": "terse", "MEDIUM": "normal", "NORMAL": "normal"}
 VERBOSITY |= {"HIGH": "verbose", "VERBOSE": "verbose"}

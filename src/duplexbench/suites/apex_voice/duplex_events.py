@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from duplexbench.suites.apex_import_common import (
+from duplexbench.suites.apex_voice.common import (
     EVENTS,
     USER_STATE,
     ApexImportError,
@@ -16,7 +16,7 @@ from duplexbench.suites.apex_import_common import (
     mapping,
     seq,
 )
-from duplexbench.suites.apex_import_facts import Facts, UserParts, map_act
+from duplexbench.suites.apex_voice.user_facts import Facts, UserParts, map_act
 
 EVENT_KINDS = {
     "MID_SPEECH_CORRECTION": "correction",

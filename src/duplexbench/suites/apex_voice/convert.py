@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from duplexbench.items.errors import ItemError
 from duplexbench.items.load import parse_item
 from duplexbench.items.workflow import WorkflowItem
-from duplexbench.suites.apex_import_common import (
+from duplexbench.suites.apex_voice.common import (
     IDENTIFIER,
     INITIAL_STATE,
     LATENT,
@@ -45,14 +45,14 @@ from duplexbench.suites.apex_import_common import (
     text,
     words,
 )
-from duplexbench.suites.apex_import_facts import map_act
-from duplexbench.suites.apex_import_flow import read_flow, read_patterns
-from duplexbench.suites.apex_import_gold import build_gold, note_unsourced
-from duplexbench.suites.apex_import_reference import adapt_speech, build_reference
-from duplexbench.suites.apex_import_taxonomy import map_taxonomy, note_taxonomy_leftovers
-from duplexbench.suites.apex_import_tools import build_tools
-from duplexbench.suites.apex_import_user import build_user
-from duplexbench.suites.apex_import_work import WorkParts, build_artifacts
+from duplexbench.suites.apex_voice.gold import build_gold, note_unsourced
+from duplexbench.suites.apex_voice.reference_turns import adapt_speech, build_reference
+from duplexbench.suites.apex_voice.simulated_user import build_user
+from duplexbench.suites.apex_voice.taxonomy_labels import map_taxonomy, note_taxonomy_leftovers
+from duplexbench.suites.apex_voice.tool_spec import build_tools
+from duplexbench.suites.apex_voice.user_facts import map_act
+from duplexbench.suites.apex_voice.user_flow import read_flow, read_patterns
+from duplexbench.suites.apex_voice.workspace import WorkParts, build_artifacts
 from duplexbench.suites.quality.qa import solvability_problems
 
 __all__ = [

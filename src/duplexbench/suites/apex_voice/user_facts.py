@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from duplexbench.suites.apex_import_common import (
+from duplexbench.suites.apex_voice.common import (
     OBSERVER,
     USER_STATE,
     Ctx,
@@ -18,7 +18,7 @@ from duplexbench.suites.apex_import_common import (
     seq,
     words,
 )
-from duplexbench.suites.apex_import_flow import (
+from duplexbench.suites.apex_voice.user_flow import (
     ASK_KINDS,
     CLOSE_KINDS,
     CONFIRM_KINDS,

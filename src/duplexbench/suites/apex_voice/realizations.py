@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from duplexbench.items.plans import PLACEHOLDER
-from duplexbench.suites.apex_import_common import (
+from duplexbench.suites.apex_voice.common import (
     BANK,
     Ctx,
     label,
@@ -14,8 +14,8 @@ from duplexbench.suites.apex_import_common import (
     text,
     words,
 )
-from duplexbench.suites.apex_import_facts import UserParts
-from duplexbench.suites.apex_import_flow import (
+from duplexbench.suites.apex_voice.user_facts import UserParts
+from duplexbench.suites.apex_voice.user_flow import (
     Flow,
 )
 

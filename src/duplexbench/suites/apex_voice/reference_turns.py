@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from duplexbench.items.workflow import WorkflowItem
-from duplexbench.suites.apex_import_common import (
+from duplexbench.suites.apex_voice.common import (
     POLICY,
     ApexImportError,
     Ctx,
@@ -22,9 +22,9 @@ from duplexbench.suites.apex_import_common import (
     seq,
     words,
 )
-from duplexbench.suites.apex_import_facts import UserParts
-from duplexbench.suites.apex_import_flow import ApexObserver, Flow, Pattern, apex_acts, simulate
-from duplexbench.suites.apex_import_work import WorkParts
+from duplexbench.suites.apex_voice.user_facts import UserParts
+from duplexbench.suites.apex_voice.user_flow import ApexObserver, Flow, Pattern, apex_acts, simulate
+from duplexbench.suites.apex_voice.workspace import WorkParts
 from duplexbench.users.observer import ActObserver
 
 _SENTENCE = re.compile(r"[^.?!]+[.?!]?")

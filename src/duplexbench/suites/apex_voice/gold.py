@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from duplexbench.items.workflow import WorkflowItem
-from duplexbench.suites.apex_import_common import (
+from duplexbench.suites.apex_voice.common import (
     GOLD,
     IDENTIFIER,
     TASK,
@@ -16,7 +16,7 @@ from duplexbench.suites.apex_import_common import (
     mapping,
     seq,
 )
-from duplexbench.suites.apex_import_work import WorkParts
+from duplexbench.suites.apex_voice.workspace import WorkParts
 from duplexbench.values.graders import values_match
 
 ActMapper = Callable[[str], str | None]
