@@ -19,8 +19,8 @@ from duplexbench.cli import main
 from duplexbench.items.suite import SuiteManifest
 from duplexbench.report.analysis import analyze
 from duplexbench.report.html import CSP, render_html, write_html
-from duplexbench.report.html_parts import Links, script_json
-from duplexbench.report.html_workflow import unsupported_cell
+from duplexbench.report.html.parts import Links, script_json
+from duplexbench.report.html.workflow_sections import unsupported_cell
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.suites.package import write_suite
 from orchestrator.replay_builders import one_per_action

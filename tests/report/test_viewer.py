@@ -19,7 +19,7 @@ from browser import open_page
 from conftest import FIXTURES
 from duplexbench.cli import main
 from duplexbench.report.viewer import ViewerError, build_html, load_episode, write_viewer
-from duplexbench.report.viewer_audio import MAX_POINTS, peaks, points_per_second
+from duplexbench.report.viewer.waveform import MAX_POINTS, peaks, points_per_second
 from xss import HOSTILE, INJECTED, RAW_TAGS, shown_as_text
 
 ITEM = "order-revocation"

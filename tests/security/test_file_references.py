@@ -28,7 +28,7 @@ from duplexbench.items.action_suite import load_action_suite, suite_family
 from duplexbench.items.errors import ItemError
 from duplexbench.items.load import load_item
 from duplexbench.items.suite import load_suite
-from duplexbench.suites.apex_import_common import ApexImportError, read_package
+from duplexbench.suites.apex_voice.common import ApexImportError, read_package
 from duplexbench.suites.package import DATA, resolve_suite
 
 ITEM = FIXTURES / "airline-rebooking.yaml"

@@ -18,7 +18,7 @@ from duplexbench.cli._common import PANEL_ROWS, err_console, fail, panel_value, 
 from duplexbench.cli.compare_table import print_action_comparison, print_comparison
 from duplexbench.report.analysis import analyze
 from duplexbench.report.html import write_html
-from duplexbench.report.html_actions import ACTION_METRIC
+from duplexbench.report.html.action_sections import ACTION_METRIC
 from duplexbench.report.numbers import interval, percent
 
 GATES = ("TS", "PV", "AC", "AV")

@@ -1,4 +1,5 @@
 """Reports over run directories: read-only views of what runs recorded.
 
-`viewer.py` (`duplexbench view`): one episode folder as a static HTML page.
+`viewer/` (`duplexbench view`): one episode folder as a static HTML page;
+`html/` (`duplexbench report --html`): the report as one HTML file.
 """

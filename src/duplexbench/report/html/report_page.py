@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from duplexbench.files import write_text_atomic
-from duplexbench.report.charts import esc
-from duplexbench.report.html_actions import action_sections, comparisons, interaction
-from duplexbench.report.html_parts import CSS, JS, Links, num, script_json, section, table
-from duplexbench.report.html_workflow import workflow_sections
+from duplexbench.report.html.action_sections import action_sections, comparisons, interaction
+from duplexbench.report.html.charts import esc
+from duplexbench.report.html.parts import CSS, JS, Links, num, script_json, section, table
+from duplexbench.report.html.workflow_sections import workflow_sections
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 NAV = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from duplexbench.report.charts import (
+from duplexbench.report.html.charts import (
     BarGroup,
     Point,
     bar_chart,
@@ -14,7 +14,7 @@ from duplexbench.report.charts import (
     heatmap,
     scatter,
 )
-from duplexbench.report.html_parts import (
+from duplexbench.report.html.parts import (
     Cell,
     Links,
     fmt_ms,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from duplexbench.report.viewer_events import fmt_ms, value
+from duplexbench.report.viewer.timeline_rows import fmt_ms, value
 from duplexbench.scoring.actions.result import ActionScore
 from duplexbench.scoring.episode import GATES, EpisodeScore
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from duplexbench.report.charts import BarGroup, bar_chart, esc, figure
-from duplexbench.report.html_parts import (
+from duplexbench.report.html.charts import BarGroup, bar_chart, esc, figure
+from duplexbench.report.html.parts import (
     Cell,
     Links,
     fmt_num,

@@ -8,7 +8,7 @@ through `textContent` and the canvas only, never as markup.
 
 from __future__ import annotations
 
-from duplexbench.report.viewer_events import GROUPS
+from duplexbench.report.viewer.timeline_rows import GROUPS
 
 _GROUP_CSS = "".join(f"#timeline.hide-{key} tr.g-{key}{{display:none}}" for key, _ in GROUPS)
 

@@ -25,10 +25,10 @@ from pydantic import ValidationError
 from duplexbench.campaign.trust import run_warnings
 from duplexbench.files import write_text_atomic
 from duplexbench.report.load import read_summary
-from duplexbench.report.viewer_assets import CSS, JS
-from duplexbench.report.viewer_audio import EpisodeAudio, load_audio
-from duplexbench.report.viewer_events import GROUPS, fmt_ms, group_of, render_row
-from duplexbench.report.viewer_scores import Result, render_header, render_scores
+from duplexbench.report.viewer.assets import CSS, JS
+from duplexbench.report.viewer.score_tables import Result, render_header, render_scores
+from duplexbench.report.viewer.timeline_rows import GROUPS, fmt_ms, group_of, render_row
+from duplexbench.report.viewer.waveform import EpisodeAudio, load_audio
 from duplexbench.scoring.actions.result import ActionScore
 from duplexbench.scoring.episode import EpisodeScore
 from duplexbench.trace.io import TraceError, read_events

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from duplexbench.report.charts import esc
+from duplexbench.report.html.charts import esc
 from duplexbench.report.numbers import interval, percent
 
 
