@@ -18,6 +18,7 @@ from duplexbench.agents.protocol import (
 from duplexbench.agents.reference import VERSION as REFERENCE_VERSION
 from duplexbench.agents.reference import ReferenceDialogue
 from duplexbench.agents.reference.chat import RoutedBrain
+from duplexbench.agents.reference.phrasing import PHRASINGS
 from duplexbench.agents.registry import AgentSpec, Channel, register_agent
 from duplexbench.agents.text_chat import ChatCompletionsAgent, ChatConfig
 
@@ -130,7 +131,9 @@ def _reference(spec: AgentSpec, channel: Channel) -> TextAgent | StepAgent:
         endpoint = int(options.pop("endpoint_ms", "700"))
         barge_in = int(options.pop("barge_in_ms", "600"))
         phrasing = options.pop("phrasing", "names")
-        dialogue = ReferenceDialogue(year=year, phrasing=phrasing)  # type: ignore[arg-type]
+        if phrasing not in PHRASINGS:
+            raise ValueError(f"unknown phrasing {phrasing!r}: one of {', '.join(PHRASINGS)}")
+        dialogue = ReferenceDialogue(year=year, phrasing=phrasing)
     except ValueError as exc:
         raise ValueError(f"bad option for the reference agent: {exc}") from None
     brain: TextAgent = _llm_brain(options) if "llm" in options else RoutedBrain(dialogue)

@@ -87,7 +87,7 @@ def _fault(plan: FaultPlan, where: str) -> None:
 
 
 def _garbage() -> list[Any]:
-    return [{"type": "audio", "pcm": "not audio"}, b"\x00\xff", TranscriptDelta(text=42)]  # type: ignore[arg-type]
+    return [{"type": "audio", "pcm": "not audio"}, b"\x00\xff", TranscriptDelta(text=42)]  # type: ignore[arg-type]  # garbage on purpose
 
 
 def _flood() -> list[AgentEvent]:
@@ -173,7 +173,7 @@ class FaultyTextAgent:
         if not self._armed or observation.t_ms < self.plan.at_ms:
             return AgentTurn()
         if self.plan.kind == "garbage":
-            return AgentTurn(say=b"\x00\xff")  # type: ignore[arg-type]
+            return AgentTurn(say=b"\x00\xff")  # type: ignore[arg-type]  # garbage on purpose
         _fault(self.plan, "respond")
         return AgentTurn()
 

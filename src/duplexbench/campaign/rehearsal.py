@@ -112,7 +112,7 @@ class _Realizer(Realizer):
     """A realizer that keeps every text it realizes."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]  # Realizer's own arguments
         self.said: list[str] = []
 
     def realize(self, plan_id: str, facts: list[str], slots: tuple[str, ...] = ()) -> Realized:
@@ -169,7 +169,7 @@ def rehearse(r: Rehearsal) -> list[ClipRequest]:
     caller = freeze_caller(
         condition.caller, condition.turn_taking, item.id, setup.repetition_seed, voice
     )
-    listener = _Listener(info.create(spec, "text"))  # type: ignore[arg-type]
+    listener = _Listener(info.create(spec, "text"))  # type: ignore[arg-type]  # text: a TextAgent
     episode = TextEpisode(setup, listener, privileged=info.privileged)
     realizer = _Realizer(
         item.id, item.user, r.seed, setup.repetition_seed, verbosity=caller.persona.verbosity

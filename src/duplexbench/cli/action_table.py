@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from duplexbench.cli._common import print_error_reasons
@@ -26,7 +26,7 @@ def print_action_scorecard(summary: ActionRunSummary) -> None:
     block = summary.actions
     title = f"{summary.suite} · {summary.agent} · {summary.condition}{title_label(summary)}"
     table = Table(title=title, title_justify="left")
-    for name, justify in (
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("action", "left"),
         ("I (immediate)", "right"),
         ("n", "right"),
@@ -34,8 +34,9 @@ def print_action_scorecard(summary: ActionRunSummary) -> None:
         ("n_S", "right"),
         ("S (judge)", "right"),
         ("timing median (IQR, n)", "left"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    )
+    for name, justify in columns:
+        table.add_column(name, justify=justify)
     for action, a in block.per_action.items():
         table.add_row(
             action,

@@ -114,16 +114,24 @@ def action_of(condition: str) -> Action:
     return action
 
 
+_ADAPTATION_OF: dict[str, Adaptation] = {
+    "hold_floor.continue": "continue",
+    "hold_floor.shorten": "shorten",
+    "hold_floor.simplify": "simplify",
+    "hold_floor.other_directed_speech": "ignore_distractor",
+    "hold_floor.background_speech": "ignore_distractor",
+    "recover.wrap_up": "wrap_up",
+    "recover.repeat": "repeat",
+    "recover.ask_follow_up": "ask_follow_up",
+    "recover.enrich": "enrich",
+    "recover.shift_topic": "shift_topic",
+    "recover.revise": "revise",
+}
+
+
 def adaptation_of(condition: str) -> Adaptation | None:
-    """The adaptation a Hold Floor / Recover condition requires."""
-    action, _, name = condition.partition(".")
-    if action == "recover":
-        return name  # type: ignore[return-value]
-    if action == "hold_floor":
-        if name in ("other_directed_speech", "background_speech"):
-            return "ignore_distractor"
-        return name  # type: ignore[return-value]
-    return None
+    """The adaptation a Hold Floor / Recover condition requires (None for the others)."""
+    return _ADAPTATION_OF.get(condition)
 
 
 class Span(StrictModel):

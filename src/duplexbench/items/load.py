@@ -59,7 +59,7 @@ class _StrictSafeLoader(yaml.SafeLoader):
     def compose_node(self, parent: Any, index: Any) -> Any:
         self.nodes += 1
         if self.nodes > MAX_YAML_NODES:
-            event = self.peek_event()  # type: ignore[no-untyped-call]
+            event = self.peek_event()  # type: ignore[no-untyped-call]  # PyYAML's loader is untyped
             raise yaml.constructor.ConstructorError(
                 None,
                 None,
@@ -67,7 +67,7 @@ class _StrictSafeLoader(yaml.SafeLoader):
                 event.start_mark,
             )
         if self.check_event(yaml.events.AliasEvent):
-            event = self.peek_event()  # type: ignore[no-untyped-call]
+            event = self.peek_event()  # type: ignore[no-untyped-call]  # PyYAML's loader is untyped
             raise yaml.constructor.ConstructorError(
                 None, None, "YAML aliases (*name) are not allowed", event.start_mark
             )

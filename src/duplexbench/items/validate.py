@@ -149,7 +149,8 @@ def _check_field(path: str, fld: ArtifactField, doc_ids: set[str], found: Found)
     if fld.evidence is not None and fld.evidence not in doc_ids:
         found.append((f"{path}.evidence", f"unknown knowledge document {fld.evidence!r}"))
     if fld.grader == "enum" and fld.gold is not None:
-        values = [str(v).casefold() for v in fld.grader_options.get("values", [])]  # type: ignore[attr-defined]
+        options = fld.grader_options.get("values")
+        values = [str(v).casefold() for v in options] if isinstance(options, list) else []
         if str(fld.gold).casefold() not in values:
             found.append((f"{path}.gold", f"{fld.gold!r} is not one of the enum values"))
     if fld.required and fld.gold is None:

@@ -188,7 +188,8 @@ def _run_inline(episode: Coroutine[Any, Any, R]) -> R:
     try:
         episode.send(None)
     except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
+        value: R = done.value  # StopIteration.value is Any: the coroutine's result
+        return value
     episode.close()
     raise RuntimeError("an in-line episode awaited something: only a paced clock or agent may")
 

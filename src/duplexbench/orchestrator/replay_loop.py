@@ -196,10 +196,10 @@ class ActionEpisode:
         self._place("cue", t)
         self.horizon = end + self.config.observe_ms
 
-    def _place(self, part: str, offset: int) -> None:
+    def _place(self, part: Literal["main", "cue"], offset: int) -> None:
         extracted = self.item.source == "extracted"
         persona = self.caller.persona.name != NEUTRAL
-        for seg in self.item.part(part):  # type: ignore[arg-type]
+        for seg in self.item.part(part):
             voiced = persona and seg.role == "user"  # the persona says the user's lines
             fit: Literal["exact", "stretch"] = "stretch" if extracted or voiced else "exact"
             samples = render_segment(

@@ -155,7 +155,7 @@ class UserPolicy:
 
     def _plan(self, plan_id: str, act: str, facts: list[Fact], because: str, **kw: object) -> Plan:
         reveals = tuple(self._reveal(f, because) for f in facts)
-        return Plan(plan_id, act, tuple(f.id for f in facts), reveals, **kw)  # type: ignore[arg-type]
+        return Plan(plan_id, act, tuple(f.id for f in facts), reveals, **kw)  # type: ignore[arg-type]  # kw: Plan's optional fields
 
     def opening(self) -> list[Plan]:
         volunteered = [f for f in self.user.facts if f.reveal == "volunteer"]

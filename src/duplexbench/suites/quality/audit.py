@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from duplexbench.items.artifacts import ArtifactField
+from duplexbench.items.grading import GraderSpec
 from duplexbench.items.plans import plan_facts
 from duplexbench.items.predicates import FieldEquals
 from duplexbench.items.tools import action_type, is_gated
@@ -191,6 +193,14 @@ def _any_source(item: WorkflowItem, gold: object, match: Callable[[object], bool
     return any(match(v) for rs in item.database.values() for r in rs for v in r.values())
 
 
+def _graded_match(spec: GraderSpec, gold: object, value: object) -> bool:
+    return values_match(spec, value, gold)
+
+
+def _same_text(gold: object, value: object) -> bool:
+    return norm(value) == norm(gold)
+
+
 def provenance_problems(item: WorkflowItem) -> tuple[Problems, dict[str, int]]:
     """Problems, and how many gold values were traced to each kind of source."""
     problems: Problems = []
@@ -198,9 +208,9 @@ def provenance_problems(item: WorkflowItem) -> tuple[Problems, dict[str, int]]:
     golds: list[tuple[str, object, Callable[[object], bool]]] = []
     for key, fld in _graded(item):
         spec = fld.grader_spec()
-        golds.append((key, fld.gold, lambda v, s=spec, g=fld.gold: values_match(s, v, g)))  # type: ignore[misc]
+        golds.append((key, fld.gold, partial(_graded_match, spec, fld.gold)))
     for key, value in _database_golds(item):
-        golds.append((key, value, lambda v, g=value: norm(v) == norm(g)))  # type: ignore[misc]
+        golds.append((key, value, partial(_same_text, value)))
     for key, gold, match in golds:
         source = item.gold.provenance.get(key)
         if source is not None:
