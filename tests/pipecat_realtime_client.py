@@ -109,11 +109,11 @@ async def converse(
         await worker.queue_frame(
             InputAudioRawFrame(audio[start : start + CHUNK].tobytes(), RATE, 1)
         )
-        await asyncio.sleep(0.002)
+        await asyncio.sleep(0.002)  # pacing: the caller's 20 ms chunks, one every 2 ms
     silence = np.zeros(CHUNK, dtype="<i2").tobytes()
     while not sink.done.is_set():  # the agent steps on the caller's audio: keep the line open
         await worker.queue_frame(InputAudioRawFrame(silence, RATE, 1))
-        await asyncio.sleep(0.005)
+        await asyncio.sleep(0.005)  # pacing: a 20 ms chunk of silence every 5 ms, until done
     await worker.queue_frame(EndFrame())
     await running
     return got

@@ -21,6 +21,7 @@ from duplexbench.agents.openai_realtime import OpenAIRealtimeAgent, RealtimeOpti
 from duplexbench.agents.protocol import AgentSession
 from duplexbench.agents.transport import Message, Outbox, TransportClosed
 from duplexbench.audio.frames import AudioFrame
+from waiting import until
 
 
 class StubbornPeer:
@@ -66,8 +67,16 @@ def test_reader_keeps_reading_while_writes_wait() -> None:
         events: list[Any] = []
         for i in range(20):
             await agent.send_audio(AudioFrame(i * 20, np.zeros(320, dtype=np.int16)))
-            await asyncio.sleep(0.005)
             events += agent.poll()
+
+        def cut_short() -> bool:  # the reader read on: `unblock`, then the writes went out
+            events.extend(agent.poll())
+            kinds = {type(e) for e in events}
+            cancels = (rt.RESPONSE_CANCEL, rt.ITEM_TRUNCATE)
+            sent = any(m.get("type") in cancels for m in peer.sent)
+            return peer.unblocked.is_set() and sent and SpeechCancelled in kinds
+
+        await until(cut_short, 3, lambda: f"the barge-in to go through: {events}, {peer.sent}")
         await agent.close()
         assert peer.unblocked.is_set()
         assert any(m.get("type") in (rt.RESPONSE_CANCEL, rt.ITEM_TRUNCATE) for m in peer.sent)
@@ -82,8 +91,10 @@ def test_outbox_put_never_waits_and_backpressure_waits() -> None:
     async def go() -> None:
         release = asyncio.Event()
         sent: list[int] = []
+        sending: list[int] = []  # taken by the writer (then held until `release`)
 
         async def send(message: int) -> None:
+            sending.append(message)
             await release.wait()
             sent.append(message)
 
@@ -92,7 +103,7 @@ def test_outbox_put_never_waits_and_backpressure_waits() -> None:
         for i in range(10):
             box.put(i)  # returns at once although nothing can be sent
         waiting = asyncio.create_task(box.put_wait(99))
-        await asyncio.sleep(0.01)
+        await until(lambda: sending, what="the writer to start its first send")
         assert not waiting.done()  # over the backlog: the audio stream waits
         release.set()
         await asyncio.wait_for(waiting, 1)
@@ -112,7 +123,7 @@ def test_outbox_reports_a_closed_peer_and_keeps_other_errors() -> None:
         box = Outbox(gone, closed.append)
         box.start()
         box.put("x")
-        await asyncio.sleep(0.01)
+        await until(lambda: closed, what="the closed peer to be reported")
         assert closed == ["peer went away"] and box.error is None
 
         async def broken(message: Any) -> None:
@@ -121,7 +132,7 @@ def test_outbox_reports_a_closed_peer_and_keeps_other_errors() -> None:
         other = Outbox(broken, closed.append)
         other.start()
         other.put("y")
-        await asyncio.sleep(0.01)
+        await until(lambda: other.closed, what="the writer to stop on the error")
         assert isinstance(other.error, AssertionError)
 
     asyncio.run(go())

@@ -43,6 +43,7 @@ from duplexbench.testing.conformance import (
     session,
 )
 from duplexbench.testing.provider import Disconnect, Emit, Expect, ScriptedProvider, Step
+from waiting import Tap, until
 
 KEY = "AIza-test-secret-value/+="
 
@@ -183,11 +184,18 @@ def test_spec_options() -> None:
 
 
 def _drive(agent: GeminiLiveAgent) -> list[Any]:
+    """Connect, send a frame; the events once the adapter has failed (as each use here does)."""
+
     async def go() -> list[Any]:
         await agent.connect(session())
         await agent.send_audio(AudioFrame(0, np.zeros(320, dtype=np.int16)))
-        await asyncio.sleep(0.02)
-        events = list(agent.poll())
+        events: list[Any] = []
+
+        def failed() -> bool:
+            events.extend(agent.poll())
+            return any(isinstance(e, AgentFailure) for e in events)
+
+        await until(failed, 3, lambda: f"the adapter to fail: {events}")
         await agent.close()
         return events
 
@@ -261,12 +269,13 @@ def test_cancelled_tool_calls_get_no_response() -> None:
         Emit({"toolCall": {"functionCalls": [{"id": "c9", "name": TOOL.name, "args": {}}]}}),
         Emit({"toolCallCancellation": {"ids": ["c9"]}}),
     ]
-    provider = ScriptedProvider(steps, ignore=("realtimeInput",))
-    agent = GeminiLiveAgent(GeminiLiveConfig(), transport=Typed(provider))
+    tap = Tap(ScriptedProvider(steps, ignore=("realtimeInput",)))
+    provider = tap.provider
+    agent = GeminiLiveAgent(GeminiLiveConfig(), transport=Typed(tap))
 
     async def go() -> None:
         await agent.connect(session())
-        await asyncio.sleep(0.02)
+        await until(tap.caught_up, 3, "the adapter to read the call and its cancellation")
         await agent.send_tool_result(ToolResultMessage("c9", TOOL.name, TOOL_OUTPUT))
         await agent.close()
 
@@ -299,11 +308,12 @@ def test_over_a_real_websocket(monkeypatch: pytest.MonkeyPatch) -> None:
             await agent.connect(session())
             await agent.send_audio(AudioFrame(0, np.ones(320, dtype=np.int16)))
             events: list[Any] = []
-            for _ in range(50):
-                await asyncio.sleep(0.01)
-                events += agent.poll()
-                if ResponseDone() in events:
-                    break
+
+            def answered() -> bool:
+                events.extend(agent.poll())
+                return ResponseDone() in events
+
+            await until(answered, 3, lambda: f"ResponseDone over the socket: {events}")
             await agent.close()
             return events
 
@@ -345,11 +355,8 @@ def test_voice_activity_and_unusual_turn_ends_are_read() -> None:
 
     async def go() -> list[Any]:
         await agent.connect(session())
-        events: list[Any] = []
-        while not agent.unknown_keys:  # the last message was read (waits on state)
-            events += agent.poll()
-            await asyncio.sleep(0.001)
-        events += agent.poll()
+        await until(lambda: agent.unknown_keys, 3, "the last message to be read")
+        events: list[Any] = list(agent.poll())
         await agent.close()
         return events
 

@@ -46,6 +46,7 @@ from duplexbench.testing.conformance import (
 )
 from duplexbench.testing.moshi_server import MoshiScript, MoshiServer
 from duplexbench.testing.provider import Disconnect, Emit, ScriptedProvider, Step
+from waiting import until
 
 RATE = 24_000
 
@@ -319,13 +320,14 @@ async def _until(
     events: list[AgentEvent] | None = None,
 ) -> list[AgentEvent]:
     """Poll until `done(events)` (3 s at most); `events`: those polled before."""
-    events = [] if events is None else events
-    for _ in range(300):
-        events += agent.poll()
-        if done(events):
-            break
-        await asyncio.sleep(0.01)
-    return events
+    got = [] if events is None else events
+
+    def reached() -> bool:
+        got.extend(agent.poll())
+        return done(got)
+
+    await until(reached, 3, lambda: f"the events the test waits for: {got}")
+    return got
 
 
 def _failed(events: list[AgentEvent]) -> bool:
@@ -455,7 +457,6 @@ async def _converse(
     for frame in frames:  # Moshi is input-driven: no need to pace the frames in real time
         await agent.send_audio(frame)
         events += agent.poll()
-        await asyncio.sleep(0)
     events = await _until(agent, done, events)
     await agent.close()
     return agent, events

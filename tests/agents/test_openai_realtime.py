@@ -41,6 +41,7 @@ from duplexbench.testing.conformance import (
     session,
 )
 from duplexbench.testing.provider import Step
+from waiting import Tap, until
 
 APPEND = rt.APPEND
 AUDIO_NAMES = {"ga": (rt.AUDIO_DELTA, rt.TRANSCRIPT_DELTA)}
@@ -281,23 +282,30 @@ class Run:
 
 async def _drive(
     agent: OpenAIRealtimeAgent,
-    provider: ScriptedProvider,
+    tap: Tap,
     frames: int,
     answer: bool,
 ) -> list[AgentEvent]:
+    """Stream `frames` frames, after each one waiting until the adapter has handled all
+    the provider sent (or failed), then polling; at the end, until the script has run to
+    its end and been read (or the adapter failed)."""
     events: list[AgentEvent] = []
+
+    def stuck() -> str:
+        return f"the adapter to catch up (script at its end: {tap.finished()}): {events}"
+
     await agent.connect(session())
     tone = (np.sin(np.arange(320) / 5) * 8000).astype(np.int16)
     for i in range(frames):
         await agent.send_audio(AudioFrame(i * 20, tone))
-        await asyncio.sleep(0.005)
+        await until(lambda: tap.caught_up() or not agent.ready, 3, stuck)
         batch = list(agent.poll())
         events += batch
         for e in batch:
             if answer and isinstance(e, ToolCallRequest):
                 result = ToolResultMessage(e.call_id or "", e.name, TOOL_OUTPUT)
                 await agent.send_tool_result(result)
-    await asyncio.sleep(0.02)
+    await until(lambda: (tap.finished() and tap.caught_up()) or not agent.ready, 3, stuck)
     events += agent.poll()
     await agent.close()
     return events
@@ -312,8 +320,9 @@ def run(
 ) -> Run:
     async def go() -> Run:
         provider = transport([*setup_steps(), *steps], ignore=(APPEND,))
-        agent = OpenAIRealtimeAgent(RealtimeOptions(**options), provider)
-        events = await _drive(agent, provider, frames, answer)
+        tap = Tap(provider)
+        agent = OpenAIRealtimeAgent(RealtimeOptions(**options), tap)
+        events = await _drive(agent, tap, frames, answer)
         return Run(events, agent, provider)
 
     return asyncio.run(asyncio.wait_for(go(), 10))

@@ -38,6 +38,7 @@ from duplexbench.testing.conformance import (
     session,
 )
 from duplexbench.testing.provider import Step
+from waiting import until
 
 KEY_ENV, KEY = "DB_TEST_PRESET_KEY", "sk-preset-test-do-not-leak-42"
 PCM = {"type": "audio/pcm", "rate": rt.WIRE_RATE}
@@ -373,18 +374,19 @@ def speech(ms: int, rate: int = 16_000) -> Any:
 async def _talk(agent: OpenAIRealtimeAgent) -> list[AgentEvent]:
     """600 ms of speech, then silence until `echo` has answered (ResponseDone)."""
     events: list[AgentEvent] = []
+
+    def answered() -> bool:
+        events.extend(agent.poll())
+        return any(isinstance(e, ResponseDone | AgentFailure) for e in events)
+
     await agent.connect(session())
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 10
-    i = 0
-    while not any(isinstance(e, ResponseDone | AgentFailure) for e in events):
-        assert loop.time() < deadline, f"no answer from serve-agent: {events}"
+    for i in range(150):  # 3 s of audio at most; then only wait for the answer
         samples = speech(20) if i < 30 else np.zeros(320, dtype=np.int16)
-        if i < 150:  # 3 s of audio at most; then only wait for the answer
-            await agent.send_audio(AudioFrame(i * 20, samples))
-        i += 1
-        await asyncio.sleep(0.005)  # yield to the reader between frames
-        events += agent.poll()
+        await agent.send_audio(AudioFrame(i * 20, samples))
+        await asyncio.sleep(0.005)  # pacing: a 20 ms frame every 5 ms of wall time
+        if answered():
+            break
+    await until(answered, 10, lambda: f"an answer from serve-agent: {events}")
     await agent.close()
     return events
 

@@ -37,6 +37,7 @@ from duplexbench.agents.registry import AgentSpec, Channel, get_agent, register_
 from duplexbench.agents.serve import RealtimeServer, ServeConfig, is_loopback
 from duplexbench.audio.frames import AudioFrame, energy
 from duplexbench.audio.pcm import Int16Array, resample
+from waiting import until
 
 TALKER = "test-serve-talker"
 TEXT_ONLY = "test-serve-text-only"
@@ -150,8 +151,11 @@ class User:
         return any(isinstance(e, SpeechCancelled) for _, e in self.log) and self.barge_frames >= 15
 
 
-async def converse(agent: OpenAIRealtimeAgent, user: User, max_frames: int = 300) -> None:
-    """Drives the agent like the streaming loop: real-time frames, tool results, polls."""
+async def converse(
+    agent: OpenAIRealtimeAgent, user: User, server: RealtimeServer, max_frames: int = 300
+) -> None:
+    """Drives the agent like the streaming loop: real-time frames, tool results, polls;
+    after the barge-in, waits until `server` has the truncate, then hangs up."""
 
     async def collect() -> None:
         for event in agent.poll():
@@ -166,25 +170,26 @@ async def converse(agent: OpenAIRealtimeAgent, user: User, max_frames: int = 300
     for i in range(max_frames):
         while time.monotonic() < start + i * 0.02:  # poll finely to time the first byte
             await collect()
-            await asyncio.sleep(0.001)
+            await asyncio.sleep(0.001)  # pacing: real-time frames, the first byte timed to 1 ms
         samples = user.frame(i)
         user.sent.append(time.monotonic())
         await agent.send_audio(AudioFrame(i * 20, samples))
         await collect()
         if user.done():
             break
-    await asyncio.sleep(0.05)
+    await until(lambda: server.sessions[0].truncations, 2, "the truncate to reach the server")
     await collect()
     await agent.close()
 
 
 def test_adapter_round_trip_with_tool_call_and_barge_in() -> None:
     async def go() -> tuple[User, RealtimeServer]:
-        async with serve() as server:
+        ended = asyncio.Event()
+        async with serve(on_session_end=lambda stats: ended.set()) as server:
             agent = OpenAIRealtimeAgent(RealtimeOptions(base_url=server.url))
             user = User()
-            await converse(agent, user)
-            await asyncio.sleep(0.05)
+            await converse(agent, user, server)
+            await until(ended.is_set, 2, "the server to see the hang-up")
         return user, server
 
     user, server = run(go())
@@ -386,8 +391,7 @@ def test_each_session_is_logged_when_it_ends() -> None:
             await ws.recv()
             await ws.send(json.dumps({"type": "bogus"}))
             assert json.loads(await ws.recv())["error"]["code"] == "unknown_event"
-        while not logged:  # the server notices the close on its own time
-            await asyncio.sleep(0.01)
+        await until(lambda: logged, what="the session's log record")  # noticed on its own time
 
     run(go())
     [record] = logged

@@ -27,6 +27,7 @@ from duplexbench.testing.conformance import (
     session,
 )
 from duplexbench.testing.provider import Disconnect, Emit, Expect, ScriptedProvider, Step
+from waiting import Tap, until
 
 KEY = "step-secret-key-123"
 
@@ -148,13 +149,23 @@ def test_session_and_tool_formats() -> None:
     assert agent.config.voice == "wenrounansheng"
 
 
-def _run(agent: StepAudioAgent, frames: int = 3) -> list[Any]:
+def _run(agent: StepAudioAgent, frames: int = 3, tap: Tap | None = None) -> list[Any]:
+    """Connect, send `frames` frames; the events once the adapter has failed or (with the
+    `tap` it reads through) read all the script sent."""
+
     async def go() -> list[Any]:
         await agent.connect(session())
         for i in range(frames):
             await agent.send_audio(AudioFrame(i * 20, np.zeros(320, dtype=np.int16)))
-        await asyncio.sleep(0.02)
-        events = list(agent.poll())
+        events: list[Any] = []
+
+        def settled() -> bool:
+            events.extend(agent.poll())
+            if any(isinstance(e, AgentFailure) for e in events):
+                return True
+            return tap is not None and tap.finished() and tap.caught_up()
+
+        await until(settled, 3, lambda: f"the adapter to read the script or fail: {events}")
         await agent.close()
         return events
 
@@ -180,7 +191,8 @@ def test_audio_goes_out_at_24k_and_usage_comes_back() -> None:
         _ev("error", error={"code": "response_cancel_not_active", "message": "nothing to cancel"}),
     ]
     provider = ScriptedProvider(steps, ignore=("input_audio_buffer.append",))
-    events = _run(StepAudioAgent(transport=provider), frames=10)
+    tap = Tap(provider)
+    events = _run(StepAudioAgent(transport=tap), frames=10, tap=tap)
     assert events == [UsageDelta(50, 20, 40, 15), ResponseDone()]  # the benign error is ignored
     sent = sum(len(base64.b64decode(m["audio"])) // 2 for m in provider.ignored)
     assert 0 < sent <= 10 * 480 and sent >= 10 * 480 - 480  # 200 ms at 24 kHz, less filter delay
@@ -240,11 +252,12 @@ def test_over_a_real_websocket(monkeypatch: pytest.MonkeyPatch) -> None:
             agent = StepAudioAgent(config)
             await agent.connect(session())
             events: list[Any] = []
-            for _ in range(50):
-                await asyncio.sleep(0.01)
-                events += agent.poll()
-                if ResponseDone() in events:
-                    break
+
+            def answered() -> bool:
+                events.extend(agent.poll())
+                return ResponseDone() in events
+
+            await until(answered, 3, lambda: f"ResponseDone over the socket: {events}")
             await agent.close()
             return events
 

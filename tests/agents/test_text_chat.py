@@ -71,7 +71,7 @@ class ChatServer:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.requests.append(body)
                 server.auth.append(self.headers.get("Authorization"))
-                time.sleep(server.delay)
+                time.sleep(server.delay)  # the server is slow on purpose: client timeouts
                 if self.path != "/v1/chat/completions":
                     self._send(404, {"error": {"message": f"no route {self.path}"}})
                 elif server.failures:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import pytest
 
@@ -12,6 +13,7 @@ from duplexbench.agents.openai_realtime import OpenAIRealtimeAgent, RealtimeOpti
 from duplexbench.agents.step_audio import StepAudioAgent, StepAudioConfig
 from duplexbench.agents.transport import ConnectionNotOpened, Message, Transport
 from duplexbench.agents.ws_session import WebSocketSession
+from waiting import until
 
 KEY = "sk-do-not-show-4242"
 
@@ -60,13 +62,12 @@ class StubbornPeer:
         return None
 
 
-def _open(session: WebSocketSession) -> None:
+def _open(session: WebSocketSession, done: Callable[[], bool]) -> None:
+    """Open the session; close it once `done()`, an event comes or the session ends."""
+
     async def go() -> None:
         await session.open_session({"type": "hello"}, lambda m: m["type"] == "ready", "ready", 5)
-        for _ in range(200):
-            if session.poll() or not session.ready:
-                break
-            await asyncio.sleep(0.005)
+        await until(lambda: done() or session.poll() or not session.ready, 3, "the exchange")
         await session.close()
 
     asyncio.run(asyncio.wait_for(go(), 5))
@@ -75,7 +76,7 @@ def _open(session: WebSocketSession) -> None:
 def test_the_reader_never_waits_on_its_own_writes() -> None:
     peer = StubbornPeer([{"type": "ping"}, {"type": "unblock"}])
     session = Echo(peer, None)
-    _open(session)
+    _open(session, lambda: peer.unblocked.is_set() and {"type": "pong"} in peer.sent)
     assert peer.unblocked.is_set() and {"type": "pong"} in peer.sent
 
 
@@ -85,8 +86,7 @@ def test_events_waiting_for_poll_are_bounded() -> None:
 
     async def go() -> list[object]:
         await session.open_session({"type": "hello"}, lambda m: m["type"] == "ready", "ready", 5)
-        while session.ready:
-            await asyncio.sleep(0.005)
+        await until(lambda: not session.ready, 3, "the session to fail on the flood")
         events = list(session.poll())
         await session.close()
         return events

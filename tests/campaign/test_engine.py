@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from duplexbench.campaign.lock import run_lock
 from duplexbench.campaign.rundir import RunDirError, read_campaign, read_items
 from duplexbench.campaign.runner import RunOptions, run_campaign
 from duplexbench.campaign.store import check_index, rebuild_index
+from waiting import stop_when
 
 ITEMS = ("order-revocation", "meeting-scheduling")
 
@@ -137,14 +137,23 @@ def test_sigkill_then_resume_loses_and_duplicates_nothing(tmp_path: Path) -> Non
     out = tmp_path / "run"
     cmd = [sys.executable, "-m", "duplexbench.cli", "run", "--suite", str(FIXTURES)]
     cmd += ["--agent", "oracle", "-k", "3", "--out", str(out), "-q", "--json"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    while len(episodes(out)) < 4 and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.05)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    work = tmp_path / "tmp"  # the episodes' work folders (TMPDIR): one there is in flight
+    work.mkdir()
+    env = {**os.environ, "TMPDIR": str(work)}
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+
+    def in_flight() -> bool:
+        return any(p.name.startswith("duplexbench-episode-") for p in work.iterdir())
+
+    try:  # stopped (SIGSTOP) with 4 episodes complete and the next in flight, then killed
+        stop_when(proc, lambda: len(episodes(out)) >= 4 and in_flight(), 120, "4 episodes")
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
     killed_at = len(episodes(out))
-    assert 4 <= killed_at < 15
+    assert 4 <= killed_at < 15 and in_flight()  # the state it was stopped, then killed, in
     done = subprocess.run([*cmd, "--resume"], capture_output=True, text=True, check=True)
     summary = json.loads(done.stdout)
     assert summary["episodes"] == 15 and summary["errors"] == 0

@@ -15,7 +15,7 @@ def spin(seconds: float, swallow: bool = False) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            time.sleep(0.01)
+            time.sleep(0.01)  # pacing: work that takes wall time (what the alarm counts)
         except Exception:
             if not swallow:
                 raise

@@ -27,7 +27,7 @@ is never passed silently. Kits without the mapping run every scenario.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
@@ -44,9 +44,9 @@ from duplexbench.agents.events import (
     TranscriptDelta,
 )
 from duplexbench.agents.protocol import AgentSession, ToolResultMessage, ToolSpec
-from duplexbench.agents.transport import Transport
+from duplexbench.agents.transport import Message, Transport
 from duplexbench.audio.frames import AudioFrame
-from duplexbench.testing.provider import ScriptedProvider, Step
+from duplexbench.testing.provider import ScriptedProvider, ScriptError, Step
 
 SCENARIOS = ("setup", "audio", "transcript", "tool_call", "barge_in", "error", "disconnect")
 TOOL = ToolSpec(
@@ -99,24 +99,90 @@ class Outcome:
     provider: ScriptedProvider
 
 
+_SETTLE_S = 5.0
+"""How long `_drive` waits for the adapter to catch up with the provider (a hang fails)."""
+
+
+class _Provider(ScriptedProvider):
+    """The scripted provider, knowing when the adapter's reader has caught up with it."""
+
+    def __init__(self, steps: Sequence[Step], ignore: Sequence[str]) -> None:
+        super().__init__(steps, ignore)
+        self.waiting = 0
+        """Readers inside `recv` (suspended there: nothing was queued for them)."""
+
+    async def recv(self, timeout: float | None = None) -> Message | None:
+        self.waiting += 1
+        try:
+            return await super().recv(timeout)
+        finally:
+            self.waiting -= 1
+
+    def caught_up(self) -> bool:
+        """The reader waits for more and nothing is queued: all sent so far was handled."""
+        return self.waiting > 0 and self.pending == 0
+
+    def finished(self) -> bool:
+        try:
+            self.finish()
+        except ScriptError:
+            return False
+        return True
+
+
+async def _until(done: Callable[[], bool], deadline: float, what: Callable[[], str]) -> None:
+    """Let the adapter's tasks run until `done()`; AssertionError at `deadline` (loop time).
+
+    It yields before each check, so that writes the adapter has queued reach the
+    provider (and what the script answers is queued) before the check.
+    """
+    loop = asyncio.get_running_loop()
+    tries = 0
+    while True:
+        await asyncio.sleep(0 if tries < 100 else 0.001)  # the only wait: a yield, polled
+        tries += 1
+        if done():
+            return
+        if loop.time() >= deadline:
+            raise AssertionError(f"{what()} within {_SETTLE_S:g} s")
+
+
+def _failed(events: Sequence[AgentEvent]) -> bool:
+    return any(isinstance(e, AgentFailure) for e in events)
+
+
 async def _drive(kit: ConformanceKit, scenario: str, frames: int = 10) -> Outcome:
-    provider = ScriptedProvider(kit.script(scenario), ignore=kit.ignore)
+    """Stream `frames` frames; after each, wait until the adapter has read and handled
+    all the provider has sent (then poll, and answer tool calls); at the end, until the
+    script has run to its end and been read (or the adapter has failed)."""
+    provider = _Provider(kit.script(scenario), ignore=kit.ignore)
     agent = kit.make(provider)
     events: list[AgentEvent] = []
+    deadline = asyncio.get_running_loop().time() + _SETTLE_S
+
+    def caught_up() -> bool:
+        events.extend(agent.poll())
+        return provider.caught_up() or _failed(events)
+
+    def settled() -> bool:
+        return caught_up() and (provider.finished() or _failed(events))
+
+    def stuck() -> str:
+        script = "at its end" if provider.finished() else "not at its end"
+        return f"{kit.name}/{scenario}: the adapter did not catch up (script {script}; {events})"
+
     await agent.connect(session())
     tone = (np.sin(np.arange(320) / 5) * 8000).astype(np.int16)
     for i in range(frames):
         await agent.send_audio(AudioFrame(i * 20, tone))
-        await asyncio.sleep(0.01)
-        batch = list(agent.poll())
-        events += batch
-        for event in batch:
+        seen = len(events)
+        await _until(caught_up, deadline, stuck)
+        for event in events[seen:]:
             if isinstance(event, ToolCallRequest):
                 result = ToolResultMessage(event.call_id or "", event.name, TOOL_OUTPUT)
                 await agent.send_tool_result(result)
-    for _ in range(20):
-        await asyncio.sleep(0.01)
-        events += agent.poll()
+    await _until(settled, deadline, stuck)
+    events += agent.poll()
     await agent.close()
     return Outcome(events, provider)
 

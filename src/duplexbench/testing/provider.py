@@ -109,6 +109,11 @@ class ScriptedProvider:
     async def close(self) -> None:
         self._closed = True
 
+    @property
+    def pending(self) -> int:
+        """Messages emitted and not yet received by the adapter."""
+        return self._inbox.qsize()
+
     def finish(self) -> None:
         """Raise if the script has steps the adapter never reached."""
         if self._pos < len(self.steps):
