@@ -1,4 +1,4 @@
-"""Shared fixtures: the hand-written workflow items and small helpers."""
+"""Shared fixtures and hooks (helpers that tests import live in tests/support/)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from duplexbench.items.load import item_checksum, load_item, parse_item
+from duplexbench.items.load import parse_item
 from duplexbench.items.workflow import WorkflowItem
-
-FIXTURES = Path(__file__).parent / "fixtures"
+from support.fixtures import FIXTURES, fixture_data
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -33,15 +31,6 @@ def fixtures_dir() -> Path:
     return FIXTURES
 
 
-def fixture_item(name: str) -> WorkflowItem:
-    return load_item(FIXTURES / f"{name}.yaml")
-
-
-def fixture_data(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = yaml.safe_load((FIXTURES / f"{name}.yaml").read_text())
-    return data
-
-
 @pytest.fixture
 def item_factory() -> Callable[..., WorkflowItem]:
     """Load a fixture item, optionally patched by a function of its raw data."""
@@ -53,9 +42,6 @@ def item_factory() -> Callable[..., WorkflowItem]:
         return parse_item(data, f"{name}.yaml")
 
     return make
-
-
-__all__ = ["FIXTURES", "fixture_data", "fixture_item", "item_checksum"]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -33,8 +33,8 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
-from conftest import FIXTURES
 from duplexbench.cli import main
+from support.fixtures import FIXTURES
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from conftest import fixture_item
-from duplexbench.agents.builtin import ShortcutAgent
+from duplexbench.agents.builtin import NoopAgent, ShortcutAgent
 from duplexbench.agents.registry import get_agent
 from duplexbench.trace.events import ActionBlocked, ToolCall
-from helpers import run_and_score
+from support.fixtures import fixture_item
+from support.helpers import run_and_score
 
 
 def test_the_shortcut_agent_commits_at_once_and_fails() -> None:
@@ -21,5 +21,6 @@ def test_the_shortcut_agent_commits_at_once_and_fails() -> None:
 def test_silent_has_a_text_channel_that_does_nothing() -> None:
     info, spec = get_agent("silent")
     agent = info.create(spec, "text")
-    record, score = run_and_score(fixture_item("meeting-scheduling"), agent)  # type: ignore[arg-type]
+    assert isinstance(agent, NoopAgent)
+    record, score = run_and_score(fixture_item("meeting-scheduling"), agent)
     assert not any(isinstance(e, ToolCall) for e in record.events) and score.ws == 0

@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from conftest import fixture_item
 from duplexbench.agents.audio_protocol import AudioSession
 from duplexbench.agents.cascade import CascadeAgent
 from duplexbench.agents.events import AudioDelta, SpeechCancelled, TranscriptDelta
@@ -17,7 +16,8 @@ from duplexbench.audio.frames import AudioFrame
 from duplexbench.scoring.episode import score_episode
 from duplexbench.speech.asr import Transcript
 from duplexbench.trace.events import FloorYield, ToolCall
-from helpers import run_audio
+from support.fixtures import fixture_item
+from support.helpers import run_audio
 
 
 class Brain:
@@ -38,6 +38,9 @@ class Brain:
 class Speech:
     def synthesize(self, text: str, voice: str | None = None) -> Any:
         return np.full(16_000 * 5, 1000, dtype=np.int16)  # 5 s
+
+    def transcribe(self, samples: Any) -> str:
+        raise AssertionError("the cascade transcribes with its own ASR engine")
 
 
 class FakeASR:

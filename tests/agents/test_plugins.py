@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from conftest import FIXTURES
 from duplexbench.agents import (
     ScriptedAgent,
     get_agent,
@@ -25,6 +24,7 @@ from duplexbench.agents.registry import AgentSpec
 from duplexbench.campaign.spec import CampaignSpec
 from duplexbench.campaign.trust import resolve_privileged
 from duplexbench.cli import main
+from support.fixtures import FIXTURES
 
 AGENT_FILE = """
 from duplexbench.agents import AgentTurn, ScriptedAgent, register_agent

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import fixture_item
 from duplexbench.agents.protocol import AgentInput, AgentSession, ToolSpec
 from duplexbench.agents.reference import ReferenceDialogue
 from duplexbench.agents.reference.schema import FieldInfo, classify
@@ -19,7 +18,8 @@ from duplexbench.agents.reference.understand import (
     parse_value,
 )
 from duplexbench.items.tool_schema import tool_parameters
-from helpers import run_and_score
+from support.fixtures import fixture_item
+from support.helpers import run_and_score
 
 PHONE = "555-201-7788"
 NAMES = ["Arjun Raman", "Maya Raman"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from duplexbench.agents import AgentTurn, ScriptedAgent, get_agent, list_agents, register_agent
-from duplexbench.agents.registry import AgentSpec, parse_spec, redact_spec
+from duplexbench.agents.registry import AgentSpec, Channel, parse_spec, redact_spec
 
 
 def test_parse_spec() -> None:
@@ -27,13 +27,13 @@ def test_bad_specs(bad: str) -> None:
 
 def test_register_list_and_get() -> None:
     @register_agent("test-scripted", description="for this test")
-    def _factory(spec: AgentSpec) -> ScriptedAgent:
+    def _factory(spec: AgentSpec, channel: Channel) -> ScriptedAgent:
         return ScriptedAgent([AgentTurn(say=spec.options.get("line", "hi"))])
 
     names = [a.name for a in list_agents()]
     assert {"oracle", "noop", "test-scripted"} <= set(names)
     info, spec = get_agent("test-scripted?line=hello")
-    agent = info.factory(spec)
+    agent = info.factory(spec, "text")
     assert isinstance(agent, ScriptedAgent) and agent.turns[0].say == "hello"
     with pytest.raises(ValueError, match="already registered"):
         register_agent("test-scripted", description="again")(_factory)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from duplexbench.audio.spatial import (
     Biquad,
     Reflection,
     Rendering,
+    Role,
     apply_biquad,
     butterworth_lowpass,
     distant,
@@ -130,9 +132,10 @@ def test_loud_output_is_clipped_not_wrapped() -> None:
 
 
 def test_float_input_is_sanitized() -> None:
-    x = np.array([0.5, np.nan, np.inf, -np.inf, -0.5] * 100, dtype=np.float32)
-    for role in ("other", "background"):
-        y = render_role(x, role)  # type: ignore[arg-type]
+    x: Any = np.array([0.5, np.nan, np.inf, -np.inf, -0.5] * 100, dtype=np.float32)  # not int16
+    roles: tuple[Role, ...] = ("other", "background")
+    for role in roles:
+        y = render_role(x, role)
         assert y.dtype == np.int16
 
 
@@ -145,7 +148,8 @@ def test_render_role() -> None:
     np.testing.assert_array_equal(render_role(x, "other"), off_axis(x))
     np.testing.assert_array_equal(render_role(x, "background"), distant(x))
     with pytest.raises(ValueError, match="unknown role"):
-        render_role(x, "agent")  # type: ignore[arg-type]
+        agent: Any = "agent"  # not a Role
+        render_role(x, agent)
 
 
 def test_deterministic() -> None:

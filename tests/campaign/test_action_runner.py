@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -18,7 +19,7 @@ from duplexbench.items.suite import SuiteManifest
 from duplexbench.scoring.summary_models import summary_data
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.suites.package import write_suite
-from orchestrator.replay_builders import one_per_action
+from support.replay_builders import one_per_action
 
 pytest.importorskip("piper", reason="the agents speak with piper:joe")
 
@@ -33,7 +34,7 @@ def suite_dir(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return root / "suite", bank_dir
 
 
-def run(suite_dir: tuple[Path, Path], agent: str, out: Path) -> dict:  # type: ignore[type-arg]
+def run(suite_dir: tuple[Path, Path], agent: str, out: Path) -> dict[str, Any]:
     suite, bank = suite_dir
     opts = RunOptions(str(suite), agent=agent, repeats=1, speech_cache=bank, out=out)
     return summary_data(run_campaign(opts).summary)

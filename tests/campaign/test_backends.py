@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 import duplexbench.speech.bank as bank_module
-from conftest import FIXTURES
 from duplexbench.campaign.backends import InlineBackend, PoolBackend
 from duplexbench.campaign.jobs import EpisodeJob, JobConfig
 from duplexbench.items.load import item_checksum, load_item
 from duplexbench.speech.bank import use_remote_renderer
 from duplexbench.speech.threads import SPEECH_THREADS_ENV, threads_per_worker
+from support.fixtures import FIXTURES
 
 
 def worker_setting(backend: PoolBackend) -> str | None:

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
 from duplexbench.campaign.engine import EngineOptions, Target, run_targets
 from duplexbench.campaign.execution import ExecutionOptions
 from duplexbench.campaign.jobs import EpisodeJob, JobConfig, JobResult, execute_job
@@ -19,13 +18,15 @@ from duplexbench.campaign.lock import run_lock
 from duplexbench.campaign.rundir import RunDirError, read_campaign, read_items
 from duplexbench.campaign.runner import RunOptions, run_campaign
 from duplexbench.campaign.store import check_index, rebuild_index
-from waiting import stop_when
+from support.fixtures import FIXTURES
+from support.scores import workflow_scores
+from support.waiting import stop_when
 
 ITEMS = ("order-revocation", "meeting-scheduling")
 
 
-def oracle_run(out: Path, **kw: object) -> RunOptions:
-    execution = ExecutionOptions(**kw)  # type: ignore[arg-type]
+def oracle_run(out: Path, execution: ExecutionOptions | None = None) -> RunOptions:
+    execution = ExecutionOptions() if execution is None else execution
     return RunOptions(
         str(FIXTURES), agent="oracle", repeats=2, items=ITEMS, out=out, execution=execution
     )
@@ -45,7 +46,9 @@ def test_resume_keeps_complete_episodes_and_redoes_the_rest(tmp_path: Path) -> N
     with pytest.raises(RunDirError, match="--resume"):
         run_campaign(oracle_run(out))
     ran: list[int] = []
-    second = run_campaign(oracle_run(out, resume=True), lambda d, t, s: ran.append(d))
+    second = run_campaign(
+        oracle_run(out, ExecutionOptions(resume=True)), lambda d, t, s: ran.append(d)
+    )
     assert ran == [4]  # three kept, one redone
     assert (episodes(out)[-1] / "result.json").stat().st_mtime_ns == stamp
     assert not list(out.glob("episodes/**/*.partial"))
@@ -67,7 +70,9 @@ class FlakyBackend:
     slots = 4
 
     def __init__(self, failures: int) -> None:
-        self.failures, self.queue, self.peak = failures, [], {}  # type: ignore[var-annotated]
+        self.failures = failures
+        self.queue: list[EpisodeJob] = []
+        self.peak: dict[str, int] = {}
 
     def submit(self, job: EpisodeJob) -> None:
         self.queue.append(job)
@@ -100,7 +105,8 @@ def test_errors_are_retried_with_backoff_then_kept_as_errors(tmp_path: Path) -> 
     t = target(tmp_path)
     progress = run_targets([t], FlakyBackend(1), EngineOptions(retries=1, backoff_s=0.0))
     assert progress.retried == 4 and progress.errors == 0
-    assert all(s.status == "ok" and s.ws == 1 for _, s in t.ordered_scores())
+    first = workflow_scores(s for _, s in t.ordered_scores())
+    assert all(s.status == "ok" and s.ws == 1 for s in first)
     t2 = target(tmp_path / "b")
     progress = run_targets([t2], FlakyBackend(5), EngineOptions(retries=2, backoff_s=0.0))
     assert progress.retried == 8 and progress.errors == 4  # never scored as failures
@@ -129,7 +135,7 @@ def test_one_runner_per_run_directory(tmp_path: Path) -> None:
 
 def test_two_local_workers_give_the_same_scores(tmp_path: Path) -> None:
     one = run_campaign(oracle_run(tmp_path / "one"))
-    two = run_campaign(oracle_run(tmp_path / "two", workers=2))
+    two = run_campaign(oracle_run(tmp_path / "two", ExecutionOptions(workers=2)))
     assert two.summary == one.summary
 
 

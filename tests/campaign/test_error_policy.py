@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from conftest import FIXTURES
 from duplexbench.agents.audio_builtin import SilentAgent
 from duplexbench.agents.protocol import ToolResultMessage
 from duplexbench.audio.frames import AudioFrame
@@ -32,7 +31,9 @@ from duplexbench.report.analysis import analyze
 from duplexbench.report.html import render_html
 from duplexbench.scoring.summary_models import summary_data
 from duplexbench.speech.bank import SpeechBank
-from orchestrator.replay_builders import Timeline, gap, item
+from support.fixtures import FIXTURES
+from support.replay_builders import Timeline, gap, item
+from support.scores import workflow_scores, workflow_summary
 
 MEETING, ORDER = "meeting-scheduling", "order-revocation"
 
@@ -58,13 +59,13 @@ def test_a_harness_error_is_retried_left_out_and_marks_the_run_incomplete(
     )  # fmt: skip
     result = run_campaign(options)
     assert attempts == {MEETING: 1, ORDER: 3}  # retried twice, the clean item never
-    by_item = {s.item_id: s for s in result.scores}
+    by_item = {s.item_id: s for s in workflow_scores(result.scores)}
     assert by_item[ORDER].status == "error" and by_item[ORDER].ws is None
     assert by_item[ORDER].error == "OSError: No space left on device"
     summary = summary_data(result.summary)
     assert (summary["errors"], summary["agent_errors"], summary["complete"]) == (1, 0, False)
     assert summary["workflows"]["runs"] == 1 and summary["workflows"]["pass_at_1"] == 1.0
-    print_scorecard(result.summary)
+    print_scorecard(workflow_summary(result.summary))
     out = capsys.readouterr().out
     assert "INCOMPLETE: 1 episode(s) left out by harness errors" in out
     assert "error: OSError: No space left on device" in out

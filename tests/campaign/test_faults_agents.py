@@ -20,12 +20,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from conftest import FIXTURES
 from duplexbench.agents.registry import get_agent
 from duplexbench.campaign.execution import ExecutionOptions
 from duplexbench.campaign.plan import CampaignPlan, run_plan
 from duplexbench.campaign.runner import RunOptions, run_campaign
 from duplexbench.cli import main
+from support.fixtures import FIXTURES
+from support.scores import workflow_scores
 
 ITEM = "meeting-scheduling"
 GUARD_S = 120
@@ -101,7 +102,7 @@ def test_text_channel_faults(tmp_path: Path) -> None:
         stall_s = 1.0 if kind == "stall" else 60.0  # a loaded machine can take 1 s to start
         agent, execution = f"fault?kind={kind}&at_ms=0", ExecutionOptions(stall_s=stall_s)
         options = one_episode(tmp_path / kind, agent, execution, condition="text")
-        (score,) = run_campaign(options).scores
+        (score,) = workflow_scores(run_campaign(options).scores)
         assert score.status == "ok" and score.ws == 0
         assert (score.agent_error or "").startswith(message), score.agent_error
 
@@ -113,7 +114,7 @@ def test_regression_an_agent_fault_is_not_retried_into_a_clean_run(tmp_path: Pat
     agent = f"fault?kind=raise&times=1&count_file={counts}"
     execution = ExecutionOptions(retries=2, backoff_s=0.0)
     result = run_campaign(one_episode(tmp_path / "run", agent, execution))
-    (score,) = result.scores
+    (score,) = workflow_scores(result.scores)
     assert counts.stat().st_size == 1  # the fault stands: no second attempt
     assert score.status == "ok" and score.ws == 0 and score.error is None
     assert (score.agent_error or "").startswith("RuntimeError: injected fault")

@@ -25,7 +25,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from conftest import FIXTURES
 from duplexbench.campaign.engine import RunTally
 from duplexbench.campaign.execution import ExecutionOptions, execute
 from duplexbench.campaign.lock import run_lock
@@ -42,6 +41,8 @@ from duplexbench.campaign.store import StoreError, check_index, refresh_index, u
 from duplexbench.cli import main
 from duplexbench.scoring.episode import EpisodeScore
 from duplexbench.trace.io import write_events
+from support.fixtures import FIXTURES
+from support.scores import workflow_scores, workflow_summary
 
 ITEMS = ("order-revocation", "meeting-scheduling")
 SECOND = f"/{ITEMS[1]}/"
@@ -157,7 +158,7 @@ def resume(out: Path) -> tuple[RunResult, list[int]]:
     ran: list[int] = []
     result = run_campaign(options(out, resume=True), lambda done, total, s: ran.append(done))
     assert result.summary.episodes == 4 and result.summary.errors == 0
-    assert result.summary.workflows.pass_at_1 == 1.0
+    assert workflow_summary(result.summary).workflows.pass_at_1 == 1.0
     rows = (out / "results.jsonl").read_text().splitlines()
     assert len(rows) == len(set(rows)) == 4
     assert_consistent(out, 4)
@@ -314,7 +315,7 @@ def test_regression_disk_full_in_the_worker_is_an_error_episode_and_retried(
 
     monkeypatch.setattr(target, full)
     result, _ = run(options(tmp_path / "kept"))  # no retries: kept as an error, not a failure
-    errors = [s for s in result.scores if s.status == "error"]
+    errors = [s for s in workflow_scores(result.scores) if s.status == "error"]
     assert len(errors) == 1 and "No space left on device" in (errors[0].error or "")
     assert result.summary.errors == 1 and errors[0].ws is None
     assert_consistent(tmp_path / "kept", 4)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import gc
 
-from conftest import FIXTURES
 from duplexbench.campaign.jobs import EpisodeJob, JobConfig, execute_job
 from duplexbench.items.load import item_checksum, load_item
 from duplexbench.orchestrator.audio_loop import AudioEpisode
+from support.fixtures import FIXTURES
 
 
 def test_a_finished_episode_is_freed_before_the_next_one() -> None:

@@ -28,9 +28,9 @@ import time
 from functools import partial
 from pathlib import Path
 
-from conftest import FIXTURES
 from duplexbench.campaign.store import check_index
-from waiting import stop_when
+from support.fixtures import FIXTURES
+from support.waiting import stop_when
 
 TRIALS = int(os.environ.get("DUPLEXBENCH_KILL_TRIALS", "3"))
 ITEMS = 5  # in tests/fixtures

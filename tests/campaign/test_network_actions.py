@@ -22,6 +22,7 @@ from duplexbench.items.action import ActionItem
 from duplexbench.items.action_suite import load_action_suite
 from duplexbench.items.suite import SuiteManifest
 from duplexbench.suites.package import resolve_suite, write_suite
+from support.scores import action_scores
 
 pytest.importorskip("piper", reason="ideal-floor speaks with piper:joe")
 
@@ -82,9 +83,9 @@ def test_network_replays_give_the_in_process_verdicts(
         network = run_campaign(options)
     for result in (local, network):
         assert result.summary.errors == result.summary.agent_errors == 0
-    assert len({s.condition for s in network.scores}) == 24
-    here = {s.item_id: s.immediate for s in local.scores}
-    there = {s.item_id: s.immediate for s in network.scores}
+    assert len({s.condition for s in action_scores(network.scores)}) == 24
+    here = {s.item_id: s.immediate for s in action_scores(local.scores)}
+    there = {s.item_id: s.immediate for s in action_scores(network.scores)}
     assert here.keys() == there.keys()
     agree = [i for i in here if here[i] == there[i]]
     assert len(agree) >= 0.95 * len(here), {i: (here[i], there[i]) for i in here if i not in agree}
@@ -105,4 +106,4 @@ def test_a_privileged_agent_needs_the_item_named(
         result = run_campaign(options)
     assert result.summary.agent_errors == 1 and result.summary.errors == 0
     assert "episode_metadata=on" in (result.scores[0].agent_error or "")
-    assert result.scores[0].immediate is False
+    assert action_scores(result.scores)[0].immediate is False

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from conftest import FIXTURES
 from duplexbench.campaign.execution import ExecutionOptions
 from duplexbench.campaign.plan import CampaignPlan, load_plan, run_plan
 from duplexbench.campaign.rundir import RunDirError
 from duplexbench.cli import main
 from duplexbench.items.errors import ItemError
+from support.fixtures import FIXTURES
 
 PLAN = {
     "agents": ["oracle", "noop"],

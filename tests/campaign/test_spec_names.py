@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import FIXTURES
 from duplexbench.campaign.runner import RunOptions, run_campaign
 from duplexbench.campaign.spec import SLUG_MAX, slug
+from support.fixtures import FIXTURES
 
 
 def test_short_names_are_kept_readable() -> None:

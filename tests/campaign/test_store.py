@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from conftest import FIXTURES
 from duplexbench.campaign.rundir import read_campaign
 from duplexbench.campaign.spec import CampaignSpec
 from duplexbench.campaign.store import (
@@ -33,6 +32,7 @@ from duplexbench.campaign.store_rows import EXPORT_COLUMNS
 from duplexbench.cli import main
 from duplexbench.scoring.actions.result import ActionScore
 from duplexbench.scoring.episode import EpisodeScore
+from support.fixtures import FIXTURES
 
 EPISODES = 10  # 5 fixture items x 2 repetitions
 

@@ -11,10 +11,10 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
-from conftest import FIXTURES
 from duplexbench.audio.wav import read_wav
 from duplexbench.cli import main
 from duplexbench.speech.tts import SpeechUnavailable
+from support.fixtures import FIXTURES
 
 
 def invoke(*args: str) -> Result:

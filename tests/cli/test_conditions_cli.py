@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 from click.testing import CliRunner
 
-from chat_endpoint import ChatHandler, serve_chat
-from conftest import FIXTURES
 from duplexbench.audio.wav import write_wav
 from duplexbench.cli import main
 from duplexbench.trace.io import read_events
+from support.chat_endpoint import ChatHandler, serve_chat
+from support.fixtures import FIXTURES
 
 PANEL = {
     "response_latency",
@@ -96,7 +96,7 @@ def test_user_model_is_recorded_and_its_options_checked(tmp_path: Path) -> None:
         assert ok.exit_code == 0, ok.output
     episode = out / "episodes" / "oracle" / "turn-taking" / "form-expense-correction" / "r0"
     setup = next(e for e in read_events(episode / "events.jsonl") if e.type == "episode.condition")
-    assert setup.data.turn_decider == "llm:m"  # type: ignore[union-attr]
+    assert setup.data.turn_decider == "llm:m"
 
 
 def test_noise_dir_recordings_are_used_and_bad_ones_refused_before_running(
@@ -115,7 +115,7 @@ def test_noise_dir_recordings_are_used_and_bad_ones_refused_before_running(
     assert ok.exit_code == 0, ok.output
     episode = out / "episodes" / "oracle" / "noise" / "order-revocation" / "r0"
     setup = next(e for e in read_events(episode / "events.jsonl") if e.type == "episode.condition")
-    assert setup.data.noise_dir == str(noise.resolve())  # type: ignore[union-attr]
+    assert setup.data.noise_dir == str(noise.resolve())
     (noise / "dog_bark").mkdir()
     (noise / "dog_bark" / "broken.wav").write_bytes(b"RIFF not really")
     args[args.index(str(out))] = str(tmp_path / "bad")

@@ -58,7 +58,7 @@ def test_a_local_agent_run_starts_without_the_network_stack(tmp_path: Path) -> N
         "import duplexbench.campaign.execute as execute\n"
         "def first_episode(self, setup):\n"
         "    names = [m for m in sys.modules if m.split('.')[0] in ('asyncio', 'websockets')\n"
-        "             or m.startswith('duplexbench.agents.') and m.split('.')[2] in\n"
+        "             or m.startswith('duplexbench.agents.') and m.split('.')[-1] in\n"
         "             ('openai_realtime', 'gemini_live', 'step_audio', 'transport', 'faults')]\n"
         "    print(json.dumps(sorted(names)), flush=True)\n"
         "    os._exit(0)\n"

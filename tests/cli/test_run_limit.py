@@ -10,10 +10,10 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner
 
-from conftest import FIXTURES
 from duplexbench.cli import main
 from duplexbench.items.load import item_checksum
 from duplexbench.items.suite import load_suite
+from support.fixtures import FIXTURES
 
 
 def run(suite: Path, out: Path, *extra: str) -> dict[str, object]:

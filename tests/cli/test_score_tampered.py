@@ -7,11 +7,11 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from conftest import FIXTURES
 from duplexbench.campaign.runner import RunOptions, run_campaign
 from duplexbench.cli import main
 from duplexbench.trace.events import ApprovalGranted, ApprovalGrantedData
 from duplexbench.trace.io import dump_event, read_events, write_events
+from support.fixtures import FIXTURES
 
 
 def test_score_names_an_episode_with_a_forged_approval(tmp_path: Path) -> None:

@@ -37,12 +37,12 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import FIXTURES
 from duplexbench.items.action_suite import load_action_item, load_action_suite, suite_family
 from duplexbench.items.errors import ItemError, Problem
 from duplexbench.items.load import MAX_ITEM_BYTES, MAX_YAML_NODES, load_item
 from duplexbench.items.suite import load_suite
-from fuzzing import FUZZ, get, json_strategies, paths_of, time_guard
+from support.fixtures import FIXTURES
+from support.fuzzing import FUZZ, get, json_strategies, paths_of, time_guard
 
 ACTIONS = Path(__file__).parents[2] / "src/duplexbench/suites/data/actions-v1"
 WORKFLOW_FILES = sorted(p for p in FIXTURES.glob("*.yaml") if p.name != "suite.yaml")

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 import yaml
 
-from conftest import FIXTURES, fixture_data
 from duplexbench.items.errors import ItemError
 from duplexbench.items.load import MAX_ITEM_BYTES, item_checksum, load_item, parse_item
 from duplexbench.items.suite import load_suite
+from support.fixtures import FIXTURES, fixture_data
 
 
 def problems_of(data: Any) -> list[str]:

@@ -9,10 +9,9 @@ from typing import Any
 import pytest
 import yaml
 
-from conftest import FIXTURES
-from duplexbench.items import load as load_module
 from duplexbench.items.errors import ItemError
 from duplexbench.items.load import item_checksum, load_item, read_document
+from support.fixtures import FIXTURES
 
 
 @pytest.fixture
@@ -26,7 +25,7 @@ def parses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
         seen.append(text)
         return real(text, Loader=Loader)
 
-    monkeypatch.setattr(load_module.yaml, "load", counting)
+    monkeypatch.setattr("duplexbench.items.load.yaml.load", counting)  # the loader's yaml
     return seen
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import yaml
 from jsonschema import Draft202012Validator
 
-from conftest import FIXTURES
 from duplexbench.items.schema import workflow_json_schema
+from support.fixtures import FIXTURES
 
 DOCS_SCHEMA = Path(__file__).parents[2] / "docs" / "formats" / "workflow.schema.json"
 

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from conftest import fixture_data
 from duplexbench.items.errors import ItemError
 from duplexbench.items.load import parse_item
 from duplexbench.items.validate import EMPTY_GOLD
+from support.fixtures import fixture_data
 
 
 def problems_of(data: Any) -> list[str]:

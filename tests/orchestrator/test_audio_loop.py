@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
 
-from conftest import fixture_item
 from duplexbench.agents.audio_builtin import AudioOracle, SilentAgent
 from duplexbench.agents.audio_protocol import AudioSession
 from duplexbench.agents.events import (
@@ -36,7 +35,8 @@ from duplexbench.trace.events import (
     EpisodeAudio,
     UserUtterance,
 )
-from helpers import run_audio
+from support.fixtures import fixture_item
+from support.helpers import run_audio
 
 NAMES = [
     "form-expense-correction",
@@ -258,7 +258,8 @@ def test_commit_during_the_revoking_words_is_blocked() -> None:
 @pytest.mark.parametrize(
     ("delta", "ok"),
     [
-        (AudioDelta(tone(500).astype(np.float32) / 32768, sample_rate=24_000), True),
+        # not the int16 samples the type declares: float, NaN, stereo, text (Any on purpose)
+        (AudioDelta(cast(Any, tone(500).astype(np.float32) / 32768), sample_rate=24_000), True),
         (AudioDelta(np.full(8000, np.nan, dtype=np.float32)), True),
         (AudioDelta(np.stack([tone(500), tone(500)], axis=1)), True),
         (AudioDelta(np.array(["x"] * 10)), False),

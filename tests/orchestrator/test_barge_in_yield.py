@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 
-from conftest import fixture_item
 from duplexbench.agents.audio_builtin import AudioOracle
 from duplexbench.agents.audio_protocol import AudioSession
 from duplexbench.agents.events import AgentEvent, AudioDelta, ResponseDone, SpeechCancelled
@@ -26,7 +25,8 @@ from duplexbench.scoring.floor_control import FloorScore
 from duplexbench.scoring.interaction import interaction_metrics
 from duplexbench.scoring.interaction.record import timeline_record
 from duplexbench.trace.events import AgentUtterance, FloorYield, TraceEvent
-from helpers import run_audio
+from support.fixtures import fixture_item
+from support.helpers import run_audio
 
 T0 = 8000
 """When the scripted agents start talking: after the synthetic voice's opening."""

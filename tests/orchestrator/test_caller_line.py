@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
-from conftest import fixture_item
 from duplexbench.agents.audio_builtin import AudioOracle, SilentAgent
 from duplexbench.audio.effects import EffectsConfig
 from duplexbench.audio.pcm import sha256_pcm
 from duplexbench.items.load import item_checksum
-from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode
+from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode, BankSpeech
 from duplexbench.orchestrator.episode import EpisodeSetup
 from duplexbench.scoring.episode import score_episode
 from duplexbench.speech.bank import SpeechBank
@@ -21,7 +20,8 @@ from duplexbench.trace.events import EpisodeAudio, UserUtterance
 from duplexbench.users.caller import CallerConfig
 from duplexbench.users.sounds import OutOfTurnConfig
 from duplexbench.users.turntaking import NATURAL
-from helpers import run_audio
+from support.fixtures import fixture_item
+from support.helpers import run_audio
 
 NOISY = CallerConfig(effects=EffectsConfig())
 COUGHING = CallerConfig(effects=EffectsConfig(), out_of_turn=OutOfTurnConfig(per_minute=12.0))
@@ -119,4 +119,5 @@ def test_a_caller_persona_changes_the_callers_voice_not_the_agents() -> None:
         config=AudioChannelConfig(user_voice="synthetic:alto", caller=persona),
     )
     assert episode.voice == "flite:slt"
-    assert episode.audio_session().speech.default_voice == "synthetic:alto"  # type: ignore[union-attr]
+    speech = cast(BankSpeech, episode.audio_session().speech)  # what the harness lends
+    assert speech.default_voice == "synthetic:alto"

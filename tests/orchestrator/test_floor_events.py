@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import fixture_item
 from duplexbench.agents.audio_builtin import AudioOracle, EchoAgent
 from duplexbench.agents.events import AudioDelta, ResponseDone
 from duplexbench.items.load import parse_item
@@ -19,7 +18,8 @@ from duplexbench.trace.events import (
     FloorYield,
     UserUtterance,
 )
-from helpers import run_audio
+from support.fixtures import fixture_item
+from support.helpers import run_audio
 
 
 def of(events: list[Any], cls: type) -> list[Any]:

@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from conftest import fixture_item
 from duplexbench.agents.audio_protocol import AudioSession
 from duplexbench.agents.events import AgentEvent, ResponseDone, ToolCallRequest, TranscriptDelta
 from duplexbench.agents.protocol import ToolResultMessage
 from duplexbench.audio.frames import AudioFrame
 from duplexbench.orchestrator.episode import loggable
 from duplexbench.trace.io import read_events, write_events
-from helpers import run_audio
+from support.fixtures import fixture_item
+from support.helpers import run_audio
 
 
 def deep(n: int) -> Any:
@@ -67,20 +67,20 @@ def test_regression_unwritable_tool_arguments_are_logged_as_a_marker(
     write_events(tmp_path / "events.jsonl", record.events)  # before: crashed for most cases
     events = read_events(tmp_path / "events.jsonl")
     (logged,) = [e for e in events if e.type == "tool.call"]
-    marker = logged.data.arguments  # type: ignore[union-attr]
+    marker = logged.data.arguments
     assert set(marker) == {"unloggable_arguments", "repr"} and marker["unloggable_arguments"]
     (result,) = [e for e in events if e.type == "tool.result"]
-    assert result.data.ok is False  # type: ignore[union-attr]
+    assert result.data.ok is False
 
 
 def test_regression_plain_arguments_are_logged_as_a_copy() -> None:
-    arguments = {"id": "DB124", "tags": ["a"]}
+    arguments: dict[str, Any] = {"id": "DB124", "tags": ["a"]}
     record = run_audio(
         fixture_item("airline-rebooking"), OneShot([ToolCallRequest("get_flight", arguments, "c1")])
     )
     arguments["tags"].append("edited by the agent afterwards")
     (logged,) = [e for e in record.events if e.type == "tool.call"]
-    assert logged.data.arguments == {"id": "DB124", "tags": ["a"]}  # type: ignore[union-attr]
+    assert logged.data.arguments == {"id": "DB124", "tags": ["a"]}
 
 
 def test_regression_a_lone_surrogate_in_speech_text_is_written_as_replacement(

@@ -4,30 +4,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from duplexbench.agents.audio_builtin import SilentAgent
-from duplexbench.agents.audio_protocol import AudioSession
+from duplexbench.agents.audio_protocol import AudioSession, StepAgent, StreamingAgent
 from duplexbench.agents.events import AgentEvent, AudioDelta, ResponseDone, ToolCallRequest
 from duplexbench.agents.ideal_floor import IdealFloorAgent
 from duplexbench.agents.protocol import ToolResultMessage
 from duplexbench.agents.streaming import StepAsStreaming
 from duplexbench.audio.frames import AudioFrame
-from duplexbench.audio.pcm import SAMPLE_RATE
+from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
 from duplexbench.items.action import ActionItem, Segment
 from duplexbench.orchestrator.clock import RealtimeClock
 from duplexbench.orchestrator.replay import ActionRecord, ActionSetup, ReplayConfig
 from duplexbench.orchestrator.replay_loop import ActionEpisode
-from duplexbench.speech.asr import EMPTY, Transcript, Word, register_asr
+from duplexbench.speech.asr import EMPTY, ASREngine, Transcript, Word, register_asr
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.trace.events import AgentUtterance, EpisodeStart, ToolCall
 from duplexbench.trace.io import read_events, write_events
 from duplexbench.trace.replay_events import ReplayCue, ReplaySegment, ReplayUserStopped
-from orchestrator.replay_builders import Timeline, gap, item, one_per_action, span
+from support.replay_builders import Timeline, gap, item, one_per_action, span
 
 CONFIG = ReplayConfig(asr=None, agent_voice="synthetic:tenor")
+E = TypeVar("E")
 
 
 @pytest.fixture(scope="module")
@@ -59,14 +62,23 @@ def interrupt_item(bank: SpeechBank) -> ActionItem:
 
 
 def run(
-    it: ActionItem, agent: object, bank: SpeechBank, config: ReplayConfig = CONFIG
+    it: ActionItem,
+    agent: StepAgent | StreamingAgent,
+    bank: SpeechBank,
+    config: ReplayConfig = CONFIG,
 ) -> ActionRecord:
     setup = ActionSetup(it, "checksum", "test", "agent")
-    return ActionEpisode(setup, agent, bank, privileged=True, config=config).run()  # type: ignore[arg-type]
+    return ActionEpisode(setup, agent, bank, privileged=True, config=config).run()
 
 
-def of(record: ActionRecord, cls: type) -> list:  # type: ignore[type-arg]
+def of(record: ActionRecord, cls: type[E]) -> list[E]:
     return [e for e in record.events if isinstance(e, cls)]
+
+
+def audio(record: ActionRecord) -> tuple[Int16Array, Int16Array]:
+    """The user and agent channels of a replayed episode (always recorded)."""
+    assert record.audio is not None
+    return record.audio
 
 
 def test_direct_replay_plays_the_timeline_and_observes_15_s(bank: SpeechBank) -> None:
@@ -77,7 +89,7 @@ def test_direct_replay_plays_the_timeline_and_observes_15_s(bank: SpeechBank) ->
     assert [(e.data.start_ms, e.data.end_ms) for e in played] == [
         (s.start_ms, s.end_ms) for s in it.segments
     ]
-    user, agent = record.audio  # type: ignore[misc]
+    user, agent = audio(record)
     assert 0 <= len(user) * 1000 // SAMPLE_RATE - (it.main_end_ms + 15_000) < 20  # whole frames
     assert not agent.any()
     start = of(record, EpisodeStart)[0]
@@ -108,7 +120,7 @@ def test_cue_is_forced_when_the_agent_never_speaks(bank: SpeechBank) -> None:
     cue = of(record, ReplayCue)[0].data
     assert cue.forced and "10000 ms" in cue.reason
     assert cue.start_ms == it.main_end_ms + CONFIG.force_after_ms
-    user, _ = record.audio  # type: ignore[misc]
+    user, _ = audio(record)
     assert 0 <= len(user) * 1000 // SAMPLE_RATE - (cue.end_ms + 15_000) < 20
 
 
@@ -119,7 +131,7 @@ def test_interrupt_stops_the_user_once_the_agent_takes_over(bank: SpeechBank) ->
     assert len(stopped) == 1 and "words" in stopped[0].data.reason
     t = stopped[0].t_ms
     assert t < it.main_end_ms and stopped[0].data.dropped_ms > 0
-    user, _ = record.audio  # type: ignore[misc]
+    user, _ = audio(record)
     assert np.abs(user[t * 16 :]).max() == 0
     assert np.abs(user[: t * 16]).max() > 1000
 
@@ -169,9 +181,11 @@ class _Mumbler:
 
 
 @register_asr("test-replay-asr")
-def _fake_asr() -> object:
+def _fake_asr() -> ASREngine:
     class Fake:
-        def transcribe(self, samples: np.ndarray) -> Transcript:  # type: ignore[type-arg]
+        name = "test-replay-asr"
+
+        def transcribe(self, samples: np.ndarray) -> Transcript:
             if not len(samples):
                 return EMPTY
             return Transcript("one two", (Word("one", 0, 300), Word("two", 400, 900)))
@@ -199,7 +213,10 @@ def test_a_clip_far_from_its_span_is_an_error(bank: SpeechBank) -> None:
 def test_replay_is_deterministic(bank: SpeechBank) -> None:
     it = stop_item(bank)
     one, two = run(it, IdealFloorAgent(), bank), run(it, IdealFloorAgent(), bank)
-    strip = lambda r: [e.model_dump(exclude={"wall_ms"}) for e in r.events]  # noqa: E731
+
+    def strip(r: ActionRecord) -> list[dict[str, Any]]:
+        return [e.model_dump(exclude={"wall_ms"}) for e in r.events]
+
     assert strip(one) == strip(two)
 
 
@@ -209,10 +226,13 @@ def test_other_directed_and_background_speech_are_rendered_quieter(bank: SpeechB
     o = t.add("Honey can you turn the oven down?", gap_ms=300, role="other")
     t.add("Anyway, it was great.", gap_ms=300)
     it = item("ignore.other_directed_speech", t.segments, distractor_interval=span(o))
-    user, _ = run(it, SilentAgent(), bank).audio  # type: ignore[misc]
+    user, _ = audio(run(it, SilentAgent(), bank))
     direct = user[it.segments[0].start_ms * 16 : it.segments[0].end_ms * 16].astype(float)
     off = user[o.start_ms * 16 : o.end_ms * 16].astype(float)
-    level = lambda x: 10 * np.log10(np.mean(x**2))  # noqa: E731
+
+    def level(x: npt.NDArray[np.float64]) -> float:
+        return float(10 * np.log10(np.mean(x**2)))
+
     assert level(direct) - level(off) > 4
 
 
@@ -262,7 +282,7 @@ def test_a_clip_a_little_off_its_span_is_time_scaled_to_it(bank: SpeechBank) -> 
     assert record.status == "ok", record.error
     placed = of(record, ReplaySegment)[0].data
     assert (placed.start_ms, placed.end_ms) == (shorter.start_ms, shorter.end_ms)
-    user, _ = record.audio  # type: ignore[misc]
+    user, _ = audio(record)
     start, end = shorter.start_ms * 16, shorter.end_ms * 16
     assert np.abs(user[start:end].astype(np.int32)).mean() > 100  # the words, all inside
     assert np.abs(user[end : end + 16_000].astype(np.int32)).max() < 200  # nothing after

@@ -25,7 +25,7 @@ from duplexbench.trace.replay_events import ReplaySegment
 from duplexbench.users.caller import CallerConfig
 from duplexbench.users.personas import get_persona
 from duplexbench.users.sounds import OutOfTurnConfig
-from orchestrator.replay_builders import Timeline, gap, item, span
+from support.replay_builders import Timeline, gap, item, span
 
 pytest.importorskip("piper", reason="the persona speaks with piper:joe")
 

@@ -6,17 +6,18 @@ an agent that asks for everything at once and one that never asks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from conftest import FIXTURES, fixture_item
 from duplexbench.agents import AgentTurn, ScriptedAgent, TextAgent
 from duplexbench.agents.audio_builtin import AudioOracle, SilentAgent
 from duplexbench.agents.builtin import NoopAgent, OracleAgent
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.trace.events import AgentActs, DuplexEventFired, FactRevealed, UserUtterance
-from helpers import run_audio, run_episode
+from support.fixtures import FIXTURES, fixture_item
+from support.helpers import run_audio, run_episode
 
 NAMES = sorted(p.stem for p in FIXTURES.glob("*.yaml") if p.stem != "suite")
 
@@ -28,7 +29,7 @@ def greedy(item: WorkflowItem) -> TextAgent:
     return ScriptedAgent([ask, ask, AgentTurn(say="Goodbye!", end_call=True)])
 
 
-AGENTS = {
+AGENTS: dict[str, Callable[[WorkflowItem], TextAgent]] = {
     "oracle": lambda item: OracleAgent(),
     "noop": lambda item: NoopAgent(),
     "greedy": greedy,

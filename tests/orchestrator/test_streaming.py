@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
-from conftest import fixture_item
 from duplexbench.agents.audio_builtin import AudioOracle
 from duplexbench.agents.streaming import StepAsStreaming
 from duplexbench.items.load import item_checksum
@@ -14,10 +14,12 @@ from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode
 from duplexbench.orchestrator.clock import RealtimeClock
 from duplexbench.orchestrator.episode import EpisodeSetup
 from duplexbench.speech.bank import SpeechBank
-from helpers import run_audio
+from duplexbench.trace.events import TraceEvent
+from support.fixtures import fixture_item
+from support.helpers import run_audio
 
 
-def _without_wall(events: list) -> list[dict]:
+def _without_wall(events: list[TraceEvent]) -> list[dict[str, Any]]:
     return [e.model_dump(exclude={"wall_ms"}) for e in events]
 
 

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from conftest import fixture_item
 from duplexbench.agents import AgentInput, AgentSession, AgentToolCall, AgentTurn, ScriptedAgent
 from duplexbench.agents.builtin import NoopAgent, OracleAgent
 from duplexbench.items.load import parse_item
@@ -21,7 +20,8 @@ from duplexbench.trace.events import (
     ToolCall,
     UserUtterance,
 )
-from helpers import run_episode
+from support.fixtures import fixture_item
+from support.helpers import run_episode
 
 
 def of(events: list[Any], cls: type) -> list[Any]:

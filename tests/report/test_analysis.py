@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from conftest import FIXTURES
 from duplexbench.cli import main
 from duplexbench.items.suite import SuiteManifest
 from duplexbench.report.analysis import analyze, condition_order
@@ -22,7 +21,8 @@ from duplexbench.report.workflow import frontier
 from duplexbench.scoring.compare import PERMUTATIONS, compare_conditions
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.suites.package import write_suite
-from orchestrator.replay_builders import one_per_action
+from support.fixtures import FIXTURES
+from support.replay_builders import one_per_action
 
 ITEMS = 5
 HAS_PIPER = importlib.util.find_spec("piper") is not None
@@ -158,8 +158,8 @@ def test_taxonomy_slices_count_items_and_runs(
         "gated" if any(t.get("requires_approval") for t in s["tools"]) else "not gated"
         for s in snapshots
     )
-    got = {r["value"]: r["items"] for r in rows if r["dimension"] == "approval_gating"}
-    assert got == dict(gated)
+    gating = {r["value"]: r["items"] for r in rows if r["dimension"] == "approval_gating"}
+    assert gating == dict(gated)
     for dim in DIMENSIONS:
         if dim != "duplex_phenomena":  # single-valued: every item once
             assert sum(r["items"] for r in rows if r["dimension"] == dim) == ITEMS, dim

@@ -12,8 +12,6 @@ from urllib.parse import unquote, urlparse
 import pytest
 from click.testing import CliRunner
 
-from browser import open_page
-from conftest import FIXTURES
 from duplexbench.campaign.spec import slug
 from duplexbench.cli import main
 from duplexbench.items.suite import SuiteManifest
@@ -23,8 +21,10 @@ from duplexbench.report.html.parts import Links, script_json
 from duplexbench.report.html.workflow_sections import unsupported_cell
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.suites.package import write_suite
-from orchestrator.replay_builders import one_per_action
-from xss import HOSTILE, INJECTED, RAW_TAGS, TRAP, shown_as_text
+from support.browser import open_page
+from support.fixtures import FIXTURES
+from support.replay_builders import one_per_action
+from support.xss import HOSTILE, INJECTED, RAW_TAGS, TRAP, shown_as_text
 
 SCREENSHOT = Path("/tmp/report.png")
 

@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from browser import open_page
-from conftest import FIXTURES
 from duplexbench.cli import main
 from duplexbench.report.viewer import ViewerError, build_html, load_episode, write_viewer
 from duplexbench.report.viewer.waveform import MAX_POINTS, peaks, points_per_second
-from xss import HOSTILE, INJECTED, RAW_TAGS, shown_as_text
+from support.browser import open_page
+from support.fixtures import FIXTURES
+from support.xss import HOSTILE, INJECTED, RAW_TAGS, shown_as_text
 
 ITEM = "order-revocation"
 EPISODE = f"episodes/oracle/noise/{ITEM}/r0"

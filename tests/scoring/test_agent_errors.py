@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURES, fixture_item
 from duplexbench.agents import AgentToolCall, AgentTurn, ScriptedAgent
 from duplexbench.agents.protocol import AgentInput
 from duplexbench.items.workflow import WorkflowItem
@@ -19,7 +18,8 @@ from duplexbench.scoring.episode import EpisodeScore, score_episode
 from duplexbench.scoring.errors import NO_AGENT_ERROR, all_errored, errors_block
 from duplexbench.scoring.summary import build_summary
 from duplexbench.trace.events import EpisodeEnd, TraceEvent
-from helpers import run_and_score, run_episode
+from support.fixtures import FIXTURES, fixture_item
+from support.helpers import run_and_score, run_episode
 
 REPEATS = 2
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from conftest import fixture_item
 from duplexbench.agents import AgentToolCall, AgentTurn, ScriptedAgent
 from duplexbench.agents.builtin import OracleAgent
 from duplexbench.scoring.episode import Afa, EpisodeScore
@@ -13,7 +12,8 @@ from duplexbench.scoring.floor_control import (
     floor_block,
     timing_block,
 )
-from helpers import run_and_score
+from support.fixtures import fixture_item
+from support.helpers import run_and_score
 
 
 def field(name: str, correct: bool, corrected: bool) -> FieldScore:
@@ -40,7 +40,7 @@ def episode(av: bool, fields: list[FieldScore], **kw: object) -> EpisodeScore:
         gates={"TS": True, "PV": True, "AC": True, "AV": av},
         fields=fields,
         afa=Afa(correct=sum(f.correct for f in fields), correct_deterministic=0, total=len(fields)),
-        **kw,  # type: ignore[arg-type]
+        **kw,
     )
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import fixture_item
 from duplexbench.agents import AgentToolCall, AgentTurn, ScriptedAgent
 from duplexbench.agents.builtin import NoopAgent, OracleAgent
 from duplexbench.items.load import parse_item
 from duplexbench.items.workflow import WorkflowItem
-from helpers import run_and_score
+from support.fixtures import fixture_item
+from support.helpers import run_and_score
 
 
 def patched(name: str, patch: Any) -> WorkflowItem:

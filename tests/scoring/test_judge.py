@@ -7,8 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from chat_endpoint import ChatHandler as _Handler
-from chat_endpoint import serve_chat
 from duplexbench.scoring.judge import (
     FieldJudge,
     JudgeCache,
@@ -18,6 +16,8 @@ from duplexbench.scoring.judge import (
     parse_verdict,
 )
 from duplexbench.yesno import JudgeUnavailable
+from support.chat_endpoint import ChatHandler as _Handler
+from support.chat_endpoint import serve_chat
 
 Q = JudgeQuestion("form.plan", "Plan name", "enum", "basic", "vision basic")
 

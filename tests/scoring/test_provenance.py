@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
-from conftest import fixture_item
-from duplexbench.agents import AgentToolCall, AgentTurn, ScriptedAgent
+from duplexbench.agents import AgentToolCall, AgentTurn, ScriptedAgent, TextAgent
 from duplexbench.agents.builtin import OracleAgent
 from duplexbench.agents.registry import get_agent
 from duplexbench.items.suite import load_suite
@@ -17,7 +16,8 @@ from duplexbench.scoring.provenance import ValueProvenance
 from duplexbench.scoring.summary import build_summary
 from duplexbench.scoring.unsupported import exemption
 from duplexbench.suites.package import resolve_suite
-from helpers import run_and_score
+from support.fixtures import fixture_item
+from support.helpers import run_and_score
 
 
 def T(say: str = "", *calls: tuple[str, dict[str, Any]], end: bool = False) -> AgentTurn:
@@ -163,7 +163,8 @@ def _mini() -> dict[str, WorkflowItem]:
 )
 def test_the_reference_agent_has_no_unsupported_value(item_id: str) -> None:
     info, spec = get_agent("reference")
-    _, score = run_and_score(_mini()[item_id], info.create(spec, "text"))  # type: ignore[arg-type]
+    agent = cast(TextAgent, info.create(spec, "text"))  # the text channel makes a TextAgent
+    _, score = run_and_score(_mini()[item_id], agent)
     assert score.provenance is not None
     assert score.provenance.correct >= 10
     assert score.provenance.unsupported == 0, [v for v in score.provenance.values if v.unsupported]

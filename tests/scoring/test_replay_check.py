@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-from conftest import fixture_item
 from duplexbench.agents import AgentToolCall, AgentTurn, ScriptedAgent
 from duplexbench.agents.builtin import OracleAgent
 from duplexbench.agents.protocol import AgentInput, AgentSession
@@ -23,7 +22,8 @@ from duplexbench.trace.events import (
     UserPlan,
     UserPlanData,
 )
-from helpers import run_episode
+from support.fixtures import fixture_item
+from support.helpers import run_episode
 
 FIXTURES = (
     "form-expense-correction",
@@ -99,7 +99,7 @@ def test_arguments_the_trace_cannot_hold_replay_as_refused() -> None:
     agent = ScriptedAgent([AgentTurn("Saving.", (AgentToolCall("update_expense", bad),))])
     events = run_episode(item, agent).events
     call = next(e for e in events if e.type == "tool.call")
-    assert "unloggable_arguments" in call.data.arguments  # type: ignore[union-attr]
+    assert "unloggable_arguments" in call.data.arguments
     assert replay_check(item, events) is None
 
 
@@ -129,9 +129,7 @@ def test_forged_approval_in_the_trace_is_tampered() -> None:
     item = fixture_item("form-expense-correction")
     events = premature_trace()
     call = next(
-        i
-        for i, e in enumerate(events)
-        if e.type == "tool.call" and e.data.name == "submit_expense"  # type: ignore[union-attr]
+        i for i, e in enumerate(events) if e.type == "tool.call" and e.data.name == "submit_expense"
     )
     data = ApprovalGrantedData(
         token="tok-1", approval_id="approve_submit", action="submit_expense", target=None

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
 from pydantic import ValidationError
 
-from conftest import FIXTURES
 from duplexbench.campaign.runner import RunOptions, run_campaign
 from duplexbench.campaign.spec import CampaignSpec
 from duplexbench.campaign.trust import add_trust
@@ -27,7 +27,8 @@ from duplexbench.scoring.summary_models import (
 )
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.suites.package import write_suite
-from orchestrator.replay_builders import one_per_action
+from support.fixtures import FIXTURES
+from support.replay_builders import one_per_action
 
 DOCS_SCHEMA = Path(__file__).parents[2] / "docs" / "formats" / "summary.schema.json"
 
@@ -40,7 +41,7 @@ def test_the_published_schema_is_current() -> None:
     )
 
 
-def validate(summary: dict) -> None:  # type: ignore[type-arg]
+def validate(summary: dict[str, Any]) -> None:
     jsonschema.validate(summary, json.loads(DOCS_SCHEMA.read_text()))
 
 

@@ -7,15 +7,15 @@ import json
 import shutil
 from pathlib import Path
 
-from conftest import FIXTURES
 from duplexbench.campaign.rescore import rescore_run
 from duplexbench.campaign.runner import RunOptions, run_campaign
+from support.fixtures import FIXTURES
 
 
 def audio_hashes(out: Path) -> dict[str, tuple[str, ...]]:
     """Per episode: the user channel, the degraded line and the agent channel checksums,
     and the repetition seed."""
-    hashes = {}
+    hashes: dict[str, tuple[str, ...]] = {}
     for trace in sorted(out.glob("episodes/*/*/*/r*/events.jsonl")):
         events = [json.loads(line) for line in trace.read_text().splitlines()]
         audio = next(e["data"] for e in events if e["type"] == "episode.audio")

@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import FIXTURES
 from duplexbench.audio.effects import RecordingSource
 from duplexbench.audio.pcm import AudioFormatError
 from duplexbench.audio.wav import MAX_WAV_BYTES, read_wav, write_wav
@@ -35,7 +34,8 @@ from duplexbench.items.suite import MAX_MANIFEST_BYTES, load_suite
 from duplexbench.suites.actions.corpus import MAX_CORPUS_BYTES, load_corpus
 from duplexbench.suites.apex_voice import common
 from duplexbench.suites.apex_voice.common import ApexImportError, read_package
-from fuzzing import time_guard  # fails instead of hanging (an unfixed FIFO read blocks)
+from support.fixtures import FIXTURES
+from support.fuzzing import time_guard  # fails instead of hanging (an unfixed FIFO read blocks)
 
 APEX = FIXTURES / "apex-voice" / "toy_form_001"
 

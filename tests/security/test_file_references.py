@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 import yaml
 
-from conftest import FIXTURES
 from duplexbench.audio.wav import write_wav
 from duplexbench.campaign import conditions
 from duplexbench.campaign.conditions import check_noise_dir
@@ -30,6 +30,7 @@ from duplexbench.items.load import load_item
 from duplexbench.items.suite import load_suite
 from duplexbench.suites.apex_voice.common import ApexImportError, read_package
 from duplexbench.suites.package import DATA, resolve_suite
+from support.fixtures import FIXTURES
 
 ITEM = FIXTURES / "airline-rebooking.yaml"
 ACTION = sorted((DATA / "actions-v1").glob("act-*.yaml"))[0]
@@ -56,9 +57,9 @@ def outside(tmp_path: Path, source: Path = ITEM) -> Path:
     return Path(shutil.copy(source, tmp_path / "elsewhere" / "x.yaml"))
 
 
-def problems(load: object, path: Path) -> str:
+def problems(load: Callable[[Path], object], path: Path) -> str:
     with pytest.raises(ItemError) as info:
-        load(path)  # type: ignore[operator]
+        load(path)
     assert info.value.problems
     return str(info.value)
 

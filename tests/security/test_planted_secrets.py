@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import FIXTURES
 from duplexbench.cli import main
+from support.fixtures import FIXTURES
 
 ENV_KEY = "sk-planted-env-4f1c9a7d2e"
 INLINE_KEY = "sk-planted-inline-8b3e6f0a1c"

@@ -12,15 +12,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from chat_endpoint import ChatHandler, serve_chat
-from conftest import FIXTURES
 from duplexbench.agents.builtin import OracleAgent
 from duplexbench.agents.protocol import TextAgent
 from duplexbench.agents.registry import AgentSpec, Channel, list_agents, register_agent
 from duplexbench.cli import main
 from duplexbench.items.grading import GraderSpec
 from duplexbench.items.load import item_checksum, load_item
-from scoring.test_worked_example import cache_line, flawed_agent
+from support.chat_endpoint import ChatHandler, serve_chat
+from support.fixtures import FIXTURES
+from support.worked_example import cache_line, flawed_agent
 
 PLUGIN = "test-privileged-plugin"
 FLAWED = "test-flawed-benefits"

@@ -293,8 +293,9 @@ def test_prerender_counts_and_dedupes(bank: SpeechBank) -> None:
 def test_clip_is_frozen_and_compares_by_checksum(bank: SpeechBank) -> None:
     clip = bank.clip(TEXT, VOICE)
     assert isinstance(clip, Clip)
+    frozen: Any = clip  # written to on purpose
     with pytest.raises(AttributeError):
-        clip.text = "other"  # type: ignore[misc]
+        frozen.text = "other"
     with pytest.raises(ValueError):
         clip.samples[0] = 1
 

@@ -8,27 +8,29 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import FIXTURES
 from duplexbench import entries
 from duplexbench.campaign.execution import ExecutionOptions
 from duplexbench.campaign.runner import RunOptions, run_campaign
 from duplexbench.speech.asr import CheckedASR, Transcript, Word
 from duplexbench.speech.transcripts import TranscriptCache, shared_cache
+from support.fixtures import FIXTURES
+
+IDENTITY = "fake model v1 beam=1"
 
 
 class CountingEngine:
     name = "fake"
-    cache_identity = "fake model v1 beam=1"
+    cache_identity: str | None = IDENTITY
 
     def __init__(self) -> None:
         self.calls = 0
 
-    def transcribe(self, samples: np.ndarray) -> Transcript:  # type: ignore[type-arg]
+    def transcribe(self, samples: np.ndarray) -> Transcript:
         self.calls += 1
         return Transcript("hello there", (Word("hello", 0, 300), Word("there", 300, 600)))
 
 
-def tone(seed: int) -> np.ndarray:  # type: ignore[type-arg]
+def tone(seed: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(-3000, 3000, 16_000).astype(np.int16)
 
 
@@ -49,21 +51,21 @@ def test_the_same_clip_is_decoded_once_across_engine_instances(cache_root: Path)
     assert len(list(cache_root.glob("*/*.json"))) == 2
     # a fresh process reads the disk: same transcript, no decode
     fresh = TranscriptCache(cache_root)
-    key = fresh.key(CountingEngine.cache_identity, tone(1))
+    key = fresh.key(IDENTITY, tone(1))
     assert fresh.get(key) == ("hello there", (("hello", 0, 300), ("there", 300, 600)))
 
 
 def test_another_model_or_setting_is_another_entry(cache_root: Path) -> None:
     engine = CountingEngine()
     CheckedASR("fake", engine).transcribe(tone(1))
-    engine.cache_identity = "fake model v1 beam=5"  # type: ignore[misc]
+    engine.cache_identity = "fake model v1 beam=5"
     CheckedASR("fake", engine).transcribe(tone(1))
     assert engine.calls == 2
 
 
 def test_an_engine_without_identity_is_never_cached(cache_root: Path) -> None:
     class Plain(CountingEngine):
-        cache_identity = None  # type: ignore[assignment]
+        cache_identity = None
 
     engine = Plain()
     for _ in range(2):

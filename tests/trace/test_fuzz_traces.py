@@ -42,7 +42,6 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES
 from duplexbench.campaign.rescore import rescore_run
 from duplexbench.campaign.rundir import read_campaign
 from duplexbench.campaign.runner import RunOptions, run_campaign
@@ -54,7 +53,9 @@ from duplexbench.scoring.replay_check import is_tampered
 from duplexbench.speech.bank import SpeechBank
 from duplexbench.suites.package import write_suite
 from duplexbench.trace.io import MAX_LINE_BYTES, TraceError, read_events
-from orchestrator.replay_builders import one_per_action
+from support.fixtures import FIXTURES
+from support.fuzzing import Draw
+from support.replay_builders import one_per_action
 
 _ENV = os.environ.get("DUPLEXBENCH_FUZZ_EXAMPLES")
 READER_EXAMPLES = int(_ENV) if _ENV else 1000
@@ -70,7 +71,6 @@ def fuzz(examples: int) -> settings:
     )
 
 
-Draw = Callable[[st.SearchStrategy[Any]], Any]
 Episode = tuple[str, int, str]  # item id, repetition, folder relative to the run
 
 

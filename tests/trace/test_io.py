@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import fixture_item
 from duplexbench.agents.builtin import OracleAgent
 from duplexbench.trace.events import EVENT_TYPES
 from duplexbench.trace.io import TraceError, read_events, write_events
-from helpers import run_episode
+from support.fixtures import fixture_item
+from support.helpers import run_episode
 
 
 @pytest.fixture

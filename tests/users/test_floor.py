@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import TypedDict, Unpack
 
 import numpy as np
 
@@ -15,8 +16,17 @@ F = 320  # 20 ms at 16 kHz
 PLAN = [Plan("answer:x", "answer")]
 
 
-def floor(**kw: int | None) -> UserFloor:
-    return UserFloor(TurnTakingConfig(**kw), F)  # type: ignore[arg-type]
+class Timing(TypedDict, total=False):
+    """The `TurnTakingConfig` fields these tests set."""
+
+    response_gap_ms: int
+    yield_after_ms: int
+    yield_min_remaining_ms: int
+    idle_nudge_ms: int
+
+
+def floor(**kw: Unpack[Timing]) -> UserFloor:
+    return UserFloor(TurnTakingConfig(**kw), F)
 
 
 def speak(f: UserFloor, ms: int, t: int = 0) -> None:
@@ -85,7 +95,7 @@ def test_scheduled_barge_in_comes_due_even_while_the_agent_talks() -> None:
 
 def talk(f: UserFloor, ms: int, heard: Listening, t0: int = 0) -> list[tuple[int, Cue]]:
     """Agent speaks for `ms`; the cues (time, cue) other than NONE."""
-    cues = []
+    cues: list[tuple[int, Cue]] = []
     for t in range(t0 + 20, t0 + ms + 20, 20):
         cue = f.after_frame(t, True, 0, 0, heard)
         if cue is not Cue.NONE:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import fixture_item
 from duplexbench.items.load import parse_item
 from duplexbench.users.observer import ActObserver
+from support.fixtures import fixture_item
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,6 @@ from typing import Any
 
 import pytest
 
-from chat_endpoint import ChatHandler, serve_chat
-from conftest import fixture_item
 from duplexbench.agents import AgentTurn, ScriptedAgent
 from duplexbench.items.load import item_checksum, parse_item
 from duplexbench.items.suite import load_suite
@@ -20,6 +18,8 @@ from duplexbench.users.observer import ActObserver, ObserverConfig
 from duplexbench.users.observer.cues import is_close, is_question, is_request
 from duplexbench.users.observer.llm import ObserverUnavailable
 from duplexbench.users.observer.spotting import dates_in, numbers_in
+from support.chat_endpoint import ChatHandler, serve_chat
+from support.fixtures import fixture_item
 
 
 @pytest.fixture(scope="module")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from conftest import fixture_item
 from duplexbench.items.load import parse_item
 from duplexbench.users.policy import Observation, UserPolicy
+from support.fixtures import fixture_item
 
 
 def obs(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import fixture_item
 from duplexbench.agents import AgentTurn, ScriptedAgent
 from duplexbench.items.load import parse_item
 from duplexbench.items.workflow import WorkflowItem
@@ -19,7 +18,8 @@ from duplexbench.trace.events import (
     TraceEvent,
     UserUtterance,
 )
-from helpers import run_episode
+from support.fixtures import fixture_item
+from support.helpers import run_episode
 
 READBACK = "Here is what I have: 10 boxes, and the cost center CC-410."
 ASK_QUANTITY = AgentTurn("How many boxes do you need?")

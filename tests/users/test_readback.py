@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from conftest import fixture_item
 from duplexbench.agents import AgentTurn, ScriptedAgent
 from duplexbench.trace.events import UserUtterance
 from duplexbench.users.policy import Observation, UserPolicy
-from helpers import run_episode
+from support.fixtures import fixture_item
+from support.helpers import run_episode
 
 
 def plans_after(policy: UserPolicy, sentence: str, act: str) -> list[str]:

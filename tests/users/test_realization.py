@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from conftest import fixture_item
 from duplexbench.users.realization import Realizer
+from support.fixtures import fixture_item
 
 
 def texts(rep_seed: int, sim_seed: int = 0) -> list[str]:

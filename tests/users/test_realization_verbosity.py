@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import fixture_item
 from duplexbench.items.plans import all_plan_ids, plan_facts
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.users.realization import (
@@ -15,6 +14,7 @@ from duplexbench.users.realization import (
     Realizer,
     variant_index,
 )
+from support.fixtures import fixture_item
 
 ITEM = "form-expense-correction"
 

@@ -9,7 +9,7 @@ from duplexbench.users.sounds import OutOfTurnConfig, OutOfTurnSounds
 
 def schedule(seed: int, minutes: int, speaking: range | None = None) -> list[tuple[int, str]]:
     sounds = OutOfTurnSounds(OutOfTurnConfig(), seed)
-    made = []
+    made: list[tuple[int, str]] = []
     for t in range(0, minutes * 60_000, 20):
         silent = speaking is None or t not in speaking
         sound = sounds.due(t, silent)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import fixture_item
 from duplexbench.agents.audio_builtin import AudioOracle
 from duplexbench.agents.builtin import OracleAgent
 from duplexbench.agents.protocol import TextAgent
@@ -18,7 +17,8 @@ from duplexbench.scoring.episode import EpisodeScore, score_episode
 from duplexbench.scoring.interaction.metrics import interaction_metrics
 from duplexbench.scoring.summary import workflow_block
 from duplexbench.testing import defects
-from helpers import run_and_score, run_audio
+from support.fixtures import fixture_item
+from support.helpers import run_and_score, run_audio
 
 FORMS = ("form-expense-correction", "order-revocation", "benefits-enrollment")
 

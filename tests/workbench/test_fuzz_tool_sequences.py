@@ -1,7 +1,7 @@
 """Stateful fuzzing of tool calls: random episodes of valid and invalid calls.
 
 A Hypothesis state machine drives one episode's workbench through
-`EpisodeCore.run_tool` (see tests/tool_fuzz.py) with a random mix of valid calls
+`EpisodeCore.run_tool` (see tests/support/tool_fuzz.py) with a random mix of valid calls
 (real record ids, fact values), mutated calls, whole-artifact fills, commits
 (fill, ready, maybe approve, act), user approvals and revocations and the
 passing of media time. Each call is checked as in test_fuzz_tools.py (defined
@@ -44,8 +44,8 @@ from duplexbench.trace.events import (
     TraceEvent,
 )
 from duplexbench.workbench.auth import Token
-from fuzzing import FUZZ
-from tool_fuzz import (
+from support.fuzzing import FUZZ
+from support.tool_fuzz import (
     SOURCES,
     call_tool,
     check_consistent,

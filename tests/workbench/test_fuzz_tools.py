@@ -37,7 +37,7 @@ each property; e.g. `DUPLEXBENCH_FUZZ_EXAMPLES=500` for a long run):
 - regression tests for the workbench fixes (`test_regression_*`).
 
 Random sequences of calls, approvals and revocations are in
-test_fuzz_tool_sequences.py; the shared machinery is tests/tool_fuzz.py. This
+test_fuzz_tool_sequences.py; the shared machinery is tests/support/tool_fuzz.py. This
 file runs in about 20 s at the default on 2 cores.
 """
 
@@ -50,14 +50,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from duplexbench.agents.openai_realtime_protocol import tool_arguments
+from duplexbench.agents.providers.openai_realtime_protocol import tool_arguments
 from duplexbench.items.tools import Tool
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.orchestrator.episode import EpisodeCore
 from duplexbench.trace.events import ToolResult
 from duplexbench.workbench.runtime import MAX_MESSAGE
-from fuzzing import FUZZ
-from tool_fuzz import (
+from support.fuzzing import FUZZ
+from support.tool_fuzz import (
     SOURCES,
     agent_call,
     call_tool,

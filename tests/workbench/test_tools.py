@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from conftest import fixture_item
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.trace.events import FieldSet, KnowledgeSearch, ToolResult
 from duplexbench.trace.io import Recorder
 from duplexbench.workbench.runtime import Workbench
 from duplexbench.workbench.state import replay
+from support.fixtures import fixture_item
 
 
 def bench(name: str) -> tuple[WorkflowItem, Workbench]:

@@ -1,7 +1,8 @@
 """Agents under test: the text and audio agent protocols, the events an agent sends,
 the registry (`register_agent`, agent specs) and the scripted agent.
 
-Network adapters live in their own modules and load when named (docs/agents.md).
+Network adapters live in `providers/` and load when named; `serve/` is `serve-agent`
+(docs/agents.md, agents/README.md).
 """
 
 from duplexbench.agents.audio_protocol import AudioSession, SpeechKit, StepAgent, StreamingAgent

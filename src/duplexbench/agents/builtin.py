@@ -15,12 +15,12 @@ from duplexbench.agents.protocol import (
     AgentTurn,
     TextAgent,
 )
+from duplexbench.agents.providers.text_chat import ChatCompletionsAgent, ChatConfig
 from duplexbench.agents.reference import VERSION as REFERENCE_VERSION
 from duplexbench.agents.reference import ReferenceDialogue
 from duplexbench.agents.reference.chat import RoutedBrain
 from duplexbench.agents.reference.phrasing import PHRASINGS
 from duplexbench.agents.registry import AgentSpec, Channel, register_agent
-from duplexbench.agents.text_chat import ChatCompletionsAgent, ChatConfig
 
 
 class OracleAgent:
@@ -184,4 +184,4 @@ def _echo(spec: AgentSpec, channel: Channel) -> StepAgent:
     return EchoAgent()
 
 
-import duplexbench.agents.text_chat as _text_chat  # noqa: E402,F401  (registers text)
+import duplexbench.agents.providers.text_chat as _text_chat  # noqa: E402,F401  (registers text)

@@ -147,13 +147,13 @@ def urlsplit_query(spec: str) -> tuple[str, list[tuple[str, str]]] | None:
 
 _LAZY_BUILTINS: dict[str, str] = {
     "fault": "duplexbench.agents.faults",
-    "gemini-live": "duplexbench.agents.gemini_live",
-    "moshi": "duplexbench.agents.moshi",
-    "openai-realtime": "duplexbench.agents.openai_realtime",
-    "step-audio": "duplexbench.agents.step_audio",
-    "twilio-stream": "duplexbench.agents.twilio_stream",
-    "xai-realtime": "duplexbench.agents.realtime_presets",
-    "azure-realtime": "duplexbench.agents.realtime_presets",
+    "gemini-live": "duplexbench.agents.providers.gemini_live",
+    "moshi": "duplexbench.agents.providers.moshi",
+    "openai-realtime": "duplexbench.agents.providers.openai_realtime",
+    "step-audio": "duplexbench.agents.providers.step_audio",
+    "twilio-stream": "duplexbench.agents.providers.twilio_stream",
+    "xai-realtime": "duplexbench.agents.providers.realtime_presets",
+    "azure-realtime": "duplexbench.agents.providers.realtime_presets",
 }
 """Built-in agents outside `builtin.py`, imported when first asked for by name: the
 network adapters bring asyncio, ssl and their protocols, which a run of a local

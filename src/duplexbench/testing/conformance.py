@@ -44,7 +44,7 @@ from duplexbench.agents.events import (
     TranscriptDelta,
 )
 from duplexbench.agents.protocol import AgentSession, ToolResultMessage, ToolSpec
-from duplexbench.agents.transport import Message, Transport
+from duplexbench.agents.providers.transport import Message, Transport
 from duplexbench.audio.frames import AudioFrame
 from duplexbench.testing.provider import ScriptedProvider, ScriptError, Step
 

@@ -37,14 +37,14 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from duplexbench.agents.moshi_opus import (
+from duplexbench.agents.providers.moshi_opus import (
     MOSHI_RATE,
     OPUS_RATE,
     OggOpusDecoder,
     OggOpusEncoder,
     OggOpusError,
 )
-from duplexbench.agents.moshi_protocol import BYTES
+from duplexbench.agents.providers.moshi_protocol import BYTES
 from duplexbench.audio.pcm import Int16Array
 
 PATH = "/api/chat"

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from duplexbench.agents.transport import Message, TransportClosed
+from duplexbench.agents.providers.transport import Message, TransportClosed
 
 
 class ScriptError(AssertionError):

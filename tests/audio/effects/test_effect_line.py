@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
+from typing import cast
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from duplexbench.audio.effects import (
@@ -27,9 +29,11 @@ ONLY = EffectsConfig(muffle=False, noise=False, bursts=False, telephony=False, f
 def _speech(seconds: float, seed: int = 0) -> np.ndarray:
     """Harmonic 'voice' in phrases with pauses (speech-like level changes)."""
     t = np.arange(int(seconds * SR)) / SR
-    voice = sum(np.sin(2 * np.pi * 140 * h * t) / h for h in range(1, 12))
+    harmonics = (np.sin(2 * np.pi * 140 * h * t) / h for h in range(1, 12))
+    voice = cast(npt.NDArray[np.float64], sum(harmonics))  # an array: 11 terms, not 0
     envelope = np.abs(np.sin(2 * np.pi * 2 * t)) * (np.sin(2 * np.pi * 0.25 * t + seed) > -0.3)
-    return np.rint(6000 * voice * envelope).astype(np.int16)
+    samples: npt.NDArray[np.int16] = np.rint(6000 * voice * envelope).astype(np.int16)
+    return samples
 
 
 def _tone(seconds: float, amp: float, freq: float = 1000.0) -> np.ndarray:

@@ -11,7 +11,7 @@ from duplexbench.scoring.actions.backchannel import (
     lexical_function,
     pitch_track,
 )
-from scoring.actions.action_builders import tone
+from support.action_builders import tone
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import pytest
 
 from duplexbench.scoring.actions.fdb import fdb_metrics, takeover
 from duplexbench.scoring.actions.observation import AgentSegment
-from scoring.actions.action_builders import agent, item, observe, seg, words
+from support.action_builders import agent, item, observe, seg, words
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from duplexbench.scoring.actions.heuristics import (
     words_between,
 )
 from duplexbench.scoring.actions.observation import AgentSegment
-from scoring.actions.action_builders import agent, item, observe, seg, words
+from support.action_builders import agent, item, observe, seg, words
 
 # --- text helpers ----------------------------------------------------------------------
 

@@ -7,8 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from chat_endpoint import ChatHandler as _Handler
-from chat_endpoint import serve_chat
 from duplexbench.items.action import CONDITION_IDS
 from duplexbench.scoring.actions import judge as judge_module
 from duplexbench.scoring.actions.judge import (
@@ -22,7 +20,9 @@ from duplexbench.scoring.actions.judge import (
 )
 from duplexbench.scoring.actions.observation import ActionObservation
 from duplexbench.scoring.actions.rules import Verdict
-from scoring.actions.action_builders import agent, item, observe, seg
+from support.action_builders import agent, item, observe, seg
+from support.chat_endpoint import ChatHandler as _Handler
+from support.chat_endpoint import serve_chat
 
 
 def _obs(reply: str = "I can process a refund for the kettle now.") -> ActionObservation:

@@ -14,7 +14,7 @@ from duplexbench.scoring.actions.rules import (
     stop_follow_through,
     turns,
 )
-from scoring.actions.action_builders import agent, item, observe, seg, tone, words
+from support.action_builders import agent, item, observe, seg, tone, words
 
 FOUR = words(4)
 THREE = words(3)

@@ -17,7 +17,7 @@ from duplexbench.scoring.actions.result import (
 )
 from duplexbench.scoring.actions.rules import Verdict
 from duplexbench.scoring.actions.summary import action_block, rates
-from scoring.actions.action_builders import agent, item, observe, seg, words
+from support.action_builders import agent, item, observe, seg, words
 
 # --- score_observation -----------------------------------------------------------------
 

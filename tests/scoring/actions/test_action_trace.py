@@ -20,11 +20,11 @@ from duplexbench.trace.replay_events import (
     ReplayUserStopped,
     ReplayUserStoppedData,
 )
-from scoring.actions.action_builders import item, seg
+from support.action_builders import item, seg
 
 
 def _floor(channel: str, start: int, end: int, seq: int) -> FloorSegment:
-    data = FloorSegmentData(channel=channel, start_ms=start, end_ms=end)  # type: ignore[arg-type]
+    data = FloorSegmentData(channel=channel, start_ms=start, end_ms=end)
     return FloorSegment(seq=seq, t_ms=0, data=data)
 
 

@@ -11,7 +11,7 @@ from duplexbench.scoring.actions.fdb import fdb_metrics, takeover
 from duplexbench.scoring.actions.heuristics import heuristic_follow_through, words_between
 from duplexbench.scoring.actions.observation import AgentSegment
 from duplexbench.scoring.actions.rules import immediate
-from scoring.actions.action_builders import agent, item, observe, seg, words
+from support.action_builders import agent, item, observe, seg, words
 
 DASHED = "Okay — got it."
 """Three words and a spaced dash."""

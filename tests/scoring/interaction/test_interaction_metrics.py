@@ -12,18 +12,18 @@ from duplexbench.scoring.interaction import (
     linearize,
     make_timeline,
 )
-from duplexbench.scoring.interaction.timeline import InteractionTimeline
+from duplexbench.scoring.interaction.timeline import InteractionTimeline, SegmentKind
 
 
-def U(start: float, end: float, kind: str = "turn", text: str = "") -> Segment:
-    return Segment("user", start, end, kind=kind, text=text)  # type: ignore[arg-type]
+def U(start: float, end: float, kind: SegmentKind = "turn", text: str = "") -> Segment:
+    return Segment("user", start, end, kind=kind, text=text)
 
 
 def A(start: float, end: float, text: str = "") -> Segment:
     return Segment("agent", start, end, text=text)
 
 
-def interruption(stop_after_ms: float, kind: str = "turn") -> InteractionTimeline:
+def interruption(stop_after_ms: float, kind: SegmentKind = "turn") -> InteractionTimeline:
     """Agent speaks 0..(1000+stop_after); user cuts in at 1000."""
     return make_timeline([A(0, 1000 + stop_after_ms), U(1000, 1500, kind)], 20_000)
 
@@ -46,7 +46,7 @@ def test_backchannel_yield_within_one_second_is_error() -> None:
 
 
 @pytest.mark.parametrize("kind", ["vocal_tic", "non_directed"])
-def test_tic_and_non_directed_windows(kind: str) -> None:
+def test_tic_and_non_directed_windows(kind: SegmentKind) -> None:
     assert interaction_metrics([interruption(1000.0, kind)] * 10)[f"selectivity_{kind}"][
         "value"
     ] == pytest.approx(0.0)

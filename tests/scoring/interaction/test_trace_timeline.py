@@ -15,12 +15,12 @@ from duplexbench.trace.events import (
 
 
 def utterance(seq: int, t: int, end: int, kind: str = "turn") -> UserUtterance:
-    data = UserUtteranceData(text="x", end_ms=end, kind=kind)  # type: ignore[arg-type]
+    data = UserUtteranceData(text="x", end_ms=end, kind=kind)
     return UserUtterance(seq=seq, t_ms=t, data=data)
 
 
 def segment(seq: int, channel: str, start: int, end: int) -> FloorSegment:
-    data = FloorSegmentData(channel=channel, start_ms=start, end_ms=end)  # type: ignore[arg-type]
+    data = FloorSegmentData(channel=channel, start_ms=start, end_ms=end)
     return FloorSegment(seq=seq, t_ms=20_000, data=data)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from duplexbench.scoring.interaction import Segment, interaction_metrics, make_timeline
+from duplexbench.scoring.interaction.metrics import Rules
 from duplexbench.scoring.interaction.record import TimelineRecord
 from duplexbench.scoring.interaction.timeline import InteractionTimeline
 
@@ -18,8 +19,8 @@ def interruption(cut: bool | None, stop_after_ms: float = 500.0) -> InteractionT
 
 
 @pytest.mark.parametrize("rules", ["duplexbench", "tau2"])
-def test_a_natural_end_in_the_window_is_not_a_yield(rules: str) -> None:
-    m = interaction_metrics([interruption(cut=False)] * 10, rules=rules)  # type: ignore[arg-type]
+def test_a_natural_end_in_the_window_is_not_a_yield(rules: Rules) -> None:
+    m = interaction_metrics([interruption(cut=False)] * 10, rules=rules)
     assert m["yield_rate"]["value"] == 0.0
     assert m["ended_naturally_rate"]["value"] == 1.0
     assert m["yield_latency"]["count"] == 0
@@ -28,8 +29,8 @@ def test_a_natural_end_in_the_window_is_not_a_yield(rules: str) -> None:
 
 @pytest.mark.parametrize("rules", ["duplexbench", "tau2"])
 @pytest.mark.parametrize("cut", [True, None])
-def test_a_cut_or_unknown_stop_in_the_window_is_a_yield(rules: str, cut: bool | None) -> None:
-    m = interaction_metrics([interruption(cut)] * 10, rules=rules)  # type: ignore[arg-type]
+def test_a_cut_or_unknown_stop_in_the_window_is_a_yield(rules: Rules, cut: bool | None) -> None:
+    m = interaction_metrics([interruption(cut)] * 10, rules=rules)
     assert m["yield_rate"]["value"] == 1.0
     assert m["ended_naturally_rate"]["value"] == 0.0
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
 import pytest
@@ -258,7 +259,7 @@ def test_a_check_problem_raises_naming_the_item(monkeypatch: pytest.MonkeyPatch)
 def test_template_tables_cover_every_topic_and_are_well_formed() -> None:
     keys = {t.key for scenario in SCENARIOS for t in TOPICS[scenario]}
     assert len(keys) == 20
-    tables = {
+    tables: dict[str, Mapping[str, Sequence[object]]] = {
         "splits": SPLITS,
         "two_part": TWO_PART,
         "questions": QUESTIONS,

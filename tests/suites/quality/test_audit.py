@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from conftest import fixture_item
 from duplexbench.items.load import parse_item
 from duplexbench.items.workflow import WorkflowItem
 from duplexbench.suites.quality import audit
 from duplexbench.suites.quality.qa import QualityReport, check_item_quality, item_problems
+from support.fixtures import fixture_item
 
 
 def patched(name: str, patch: Any) -> WorkflowItem:

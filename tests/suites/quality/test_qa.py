@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import fixture_item
 from duplexbench.items.load import parse_item
 from duplexbench.suites.quality.qa import solvability_problems
+from support.fixtures import fixture_item
 
 
 def patched(name: str, patch: Any) -> Any:

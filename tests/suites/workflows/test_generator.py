@@ -13,6 +13,7 @@ from duplexbench.suites.package import DATA
 from duplexbench.suites.stats import suite_stats
 from duplexbench.suites.workflows.archetypes import load_archetypes
 from duplexbench.suites.workflows.build import PER_ARCHETYPE, SEED, SUITE, build
+from duplexbench.suites.workflows.catalog import FieldTemplate, LookupTemplate
 from duplexbench.suites.workflows.compose import CompositionError, compose
 from duplexbench.suites.workflows.generate import GenerationError, generate
 from duplexbench.suites.workflows.plan import make_plans
@@ -131,5 +132,6 @@ def test_no_field_description_uses_the_record_reference_name() -> None:
     with the paraphrasing reference agent."""
     for archetype in load_archetypes():
         record = archetype.record_words.casefold()
-        for spec in (*archetype.fields, *archetype.lookups):
+        specs: list[FieldTemplate | LookupTemplate] = [*archetype.fields, *archetype.lookups]
+        for spec in specs:
             assert record not in spec.description.casefold(), (archetype.key, spec.name)
