@@ -38,14 +38,14 @@ RUN_TARGET_S = 1.0
 
 PROBE = """
 import os, sys, time
-import duplexbench.campaign.execute as execute
+import duplexbench.campaign.episode_runner as episode_runner
 
 def first_episode(self, setup):
     elapsed = time.time() - float(os.environ["STARTUP_T0"])
     print(f"STARTUP {elapsed:.4f} {time.process_time():.4f}", file=sys.stderr, flush=True)
     os._exit(0)
 
-execute.EpisodeRunner.run = first_episode
+episode_runner.EpisodeRunner.run = first_episode
 from duplexbench.cli import main
 sys.argv = ["duplexbench", *sys.argv[1:]]
 main()

@@ -294,7 +294,7 @@ def test_read_only_folder_for_real(tmp_path: Path) -> None:
 
 WORKER_FAULTS: dict[str, tuple[str, Callable[..., Any]]] = {
     "temp folder": ("duplexbench.campaign.jobs.tempfile.mkdtemp", tempfile.mkdtemp),
-    "trace file": ("duplexbench.campaign.execute.write_events", write_events),
+    "trace file": ("duplexbench.campaign.episode_runner.write_events", write_events),
 }
 
 

@@ -55,14 +55,14 @@ def test_a_local_agent_run_starts_without_the_network_stack(tmp_path: Path) -> N
     adapter, asyncio or websockets (they cost start-up; only network agents use them)."""
     probe = (
         "import json, os, sys\n"
-        "import duplexbench.campaign.execute as execute\n"
+        "import duplexbench.campaign.episode_runner as episode_runner\n"
         "def first_episode(self, setup):\n"
         "    names = [m for m in sys.modules if m.split('.')[0] in ('asyncio', 'websockets')\n"
         "             or m.startswith('duplexbench.agents.') and m.split('.')[-1] in\n"
         "             ('openai_realtime', 'gemini_live', 'step_audio', 'transport', 'faults')]\n"
         "    print(json.dumps(sorted(names)), flush=True)\n"
         "    os._exit(0)\n"
-        "execute.EpisodeRunner.run = first_episode\n"
+        "episode_runner.EpisodeRunner.run = first_episode\n"
         "from duplexbench.cli import main\n"
         "main(sys.argv[1:])\n"
     )

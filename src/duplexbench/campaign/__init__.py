@@ -1,7 +1,7 @@
 """Campaigns: run directories, the runner and re-scoring.
 
 The names below load on first use, so importing one module of this package
-(say `duplexbench.campaign.execute` in a worker) does not import the runner and
+(say `duplexbench.campaign.episode_runner` in a worker) does not import the runner and
 the re-scorer with it.
 """
 

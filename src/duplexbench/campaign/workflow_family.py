@@ -1,6 +1,6 @@
 """The workflow family: APEX-Voice items with the reactive simulated user.
 
-Its episodes run on the text or audio channel (`execute.EpisodeRunner`), are
+Its episodes run on the text or audio channel (`episode_runner.EpisodeRunner`), are
 scored by the Workflow Success gates and Artifact Field Accuracy with the
 optional field judge, summarized with Pass@k / Reliable@k, and compared across
 conditions by per-task Workflow Success and field accuracy.
@@ -16,7 +16,7 @@ from typing import Any
 from duplexbench.agents.registry import get_agent
 from duplexbench.campaign.conditions import get_condition
 from duplexbench.campaign.engine import Target
-from duplexbench.campaign.execute import EpisodeRunner, save_episode
+from duplexbench.campaign.episode_runner import EpisodeRunner, save_episode
 from duplexbench.campaign.family import FamilyName, Item, Judge, Runs, Score, register_family
 from duplexbench.campaign.jobs import EpisodeJob, JobConfig, bank_at
 from duplexbench.campaign.prices import load_prices
