@@ -3,8 +3,8 @@
 A test that needs another task, thread or process to make progress waits for
 the state it needs, with a deadline and a message naming what it waited for:
 `until` in a coroutine, `wait_until` in plain code, `stop_when` for a child
-process that is about to be killed. `Tap` tells when an adapter's reader has
-caught up with a scripted provider. Sleeps left in the tests pace a simulated
+process that is about to be killed (a scripted provider's `caught_up()` tells
+when an adapter's reader has handled all it was sent). Sleeps left in the tests pace a simulated
 real-time stream (a caller's frames, a server slow on purpose) and say so on
 their line.
 """
@@ -17,9 +17,6 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable
-
-from duplexbench.agents.providers.transport import Message
-from duplexbench.testing.provider import ScriptedProvider, ScriptError
 
 What = str | Callable[[], str]
 """What is waited for, for the failure message (a callable: computed at the failure)."""
@@ -85,43 +82,3 @@ def stop_when(
         if ready():
             return
         os.kill(proc.pid, signal.SIGCONT)
-
-
-class Tap:
-    """A scripted provider as the adapter sees it (a `Transport`).
-
-    `caught_up()`: the adapter's reader waits in `recv` and the provider has
-    nothing queued for it, so every message sent so far has been read and
-    handled. Wait on it with `until`, which yields first, so that the writes
-    already queued by the adapter reach the provider (and their answers are
-    queued) before the check.
-    """
-
-    def __init__(self, provider: ScriptedProvider) -> None:
-        self.provider = provider
-        self.waiting = 0
-        """Readers inside `recv` (suspended: the provider's queue was empty)."""
-
-    async def send(self, message: Message) -> None:
-        await self.provider.send(message)
-
-    async def recv(self, timeout: float | None = None) -> Message | None:
-        self.waiting += 1
-        try:
-            return await self.provider.recv(timeout)
-        finally:
-            self.waiting -= 1
-
-    async def close(self) -> None:
-        await self.provider.close()
-
-    def caught_up(self) -> bool:
-        return self.waiting > 0 and self.provider.pending == 0
-
-    def finished(self) -> bool:
-        """Every step of the script has run."""
-        try:
-            self.provider.finish()
-        except ScriptError:
-            return False
-        return True

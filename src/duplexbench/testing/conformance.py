@@ -44,9 +44,9 @@ from duplexbench.agents.events import (
     TranscriptDelta,
 )
 from duplexbench.agents.protocol import AgentSession, ToolResultMessage, ToolSpec
-from duplexbench.agents.providers.transport import Message, Transport
+from duplexbench.agents.providers.transport import Transport
 from duplexbench.audio.frames import AudioFrame
-from duplexbench.testing.provider import ScriptedProvider, ScriptError, Step
+from duplexbench.testing.provider import ScriptedProvider, Step
 
 SCENARIOS = ("setup", "audio", "transcript", "tool_call", "barge_in", "error", "disconnect")
 TOOL = ToolSpec(
@@ -103,33 +103,6 @@ _SETTLE_S = 5.0
 """How long `_drive` waits for the adapter to catch up with the provider (a hang fails)."""
 
 
-class _Provider(ScriptedProvider):
-    """The scripted provider, knowing when the adapter's reader has caught up with it."""
-
-    def __init__(self, steps: Sequence[Step], ignore: Sequence[str]) -> None:
-        super().__init__(steps, ignore)
-        self.waiting = 0
-        """Readers inside `recv` (suspended there: nothing was queued for them)."""
-
-    async def recv(self, timeout: float | None = None) -> Message | None:
-        self.waiting += 1
-        try:
-            return await super().recv(timeout)
-        finally:
-            self.waiting -= 1
-
-    def caught_up(self) -> bool:
-        """The reader waits for more and nothing is queued: all sent so far was handled."""
-        return self.waiting > 0 and self.pending == 0
-
-    def finished(self) -> bool:
-        try:
-            self.finish()
-        except ScriptError:
-            return False
-        return True
-
-
 async def _until(done: Callable[[], bool], deadline: float, what: Callable[[], str]) -> None:
     """Let the adapter's tasks run until `done()`; AssertionError at `deadline` (loop time).
 
@@ -155,7 +128,7 @@ async def _drive(kit: ConformanceKit, scenario: str, frames: int = 10) -> Outcom
     """Stream `frames` frames; after each, wait until the adapter has read and handled
     all the provider has sent (then poll, and answer tool calls); at the end, until the
     script has run to its end and been read (or the adapter has failed)."""
-    provider = _Provider(kit.script(scenario), ignore=kit.ignore)
+    provider = ScriptedProvider(kit.script(scenario), ignore=kit.ignore)
     agent = kit.make(provider)
     events: list[AgentEvent] = []
     deadline = asyncio.get_running_loop().time() + _SETTLE_S

@@ -54,7 +54,8 @@ def _contains(actual: Any, expected: Any) -> bool:
 
 
 class ScriptedProvider:
-    """Implements `Transport` for the adapter under test."""
+    """Implements `Transport` for the adapter under test; `caught_up()` tells when the
+    adapter has handled everything emitted so far (wait on it, never sleep)."""
 
     def __init__(self, steps: Sequence[Step], ignore: Iterable[str] = ()) -> None:
         self.steps = list(steps)
@@ -65,6 +66,8 @@ class ScriptedProvider:
         self._inbox: asyncio.Queue[Message | Disconnect] = asyncio.Queue()
         self._closed = False
         self._reason = Disconnect().reason
+        self.waiting = 0
+        """Readers inside `recv` (suspended there: nothing was queued for them)."""
         self._pump()
 
     def _pump(self) -> None:
@@ -97,10 +100,13 @@ class ScriptedProvider:
     async def recv(self, timeout: float | None = None) -> Message | None:
         if self._closed and self._inbox.empty():
             raise TransportClosed(self._reason)
+        self.waiting += 1
         try:
             message = await asyncio.wait_for(self._inbox.get(), timeout)
         except TimeoutError:
             return None
+        finally:
+            self.waiting -= 1
         if isinstance(message, Disconnect):
             self._closed, self._reason = True, message.reason
             raise TransportClosed(message.reason)
@@ -113,6 +119,19 @@ class ScriptedProvider:
     def pending(self) -> int:
         """Messages emitted and not yet received by the adapter."""
         return self._inbox.qsize()
+
+    def caught_up(self) -> bool:
+        """The adapter's reader waits for more and nothing is queued for it: everything
+        emitted so far has been handled (wait on it, with a deadline, instead of sleeping)."""
+        return self.waiting > 0 and self.pending == 0
+
+    def finished(self) -> bool:
+        """Every step of the script has run."""
+        try:
+            self.finish()
+        except ScriptError:
+            return False
+        return True
 
     def finish(self) -> None:
         """Raise if the script has steps the adapter never reached."""

@@ -43,7 +43,7 @@ from duplexbench.testing.conformance import (
     session,
 )
 from duplexbench.testing.provider import Disconnect, Emit, Expect, ScriptedProvider, Step
-from support.waiting import Tap, until
+from support.waiting import until
 
 KEY = "AIza-test-secret-value/+="
 
@@ -269,8 +269,7 @@ def test_cancelled_tool_calls_get_no_response() -> None:
         Emit({"toolCall": {"functionCalls": [{"id": "c9", "name": TOOL.name, "args": {}}]}}),
         Emit({"toolCallCancellation": {"ids": ["c9"]}}),
     ]
-    tap = Tap(ScriptedProvider(steps, ignore=("realtimeInput",)))
-    provider = tap.provider
+    tap = provider = ScriptedProvider(steps, ignore=("realtimeInput",))
     agent = GeminiLiveAgent(GeminiLiveConfig(), transport=Typed(tap))
 
     async def go() -> None:

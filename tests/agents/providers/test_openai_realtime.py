@@ -46,7 +46,7 @@ from duplexbench.testing.conformance import (
     session,
 )
 from duplexbench.testing.provider import Step
-from support.waiting import Tap, until
+from support.waiting import until
 
 APPEND = rt.APPEND
 AUDIO_NAMES = {"ga": (rt.AUDIO_DELTA, rt.TRANSCRIPT_DELTA)}
@@ -287,7 +287,7 @@ class Run:
 
 async def _drive(
     agent: OpenAIRealtimeAgent,
-    tap: Tap,
+    tap: ScriptedProvider,
     frames: int,
     answer: bool,
 ) -> list[AgentEvent]:
@@ -325,7 +325,7 @@ def run(
 ) -> Run:
     async def go() -> Run:
         provider = transport([*setup_steps(), *steps], ignore=(APPEND,))
-        tap = Tap(provider)
+        tap = provider
         agent = OpenAIRealtimeAgent(RealtimeOptions(**options), tap)
         events = await _drive(agent, tap, frames, answer)
         return Run(events, agent, provider)

@@ -27,7 +27,7 @@ from duplexbench.testing.conformance import (
     session,
 )
 from duplexbench.testing.provider import Disconnect, Emit, Expect, ScriptedProvider, Step
-from support.waiting import Tap, until
+from support.waiting import until
 
 KEY = "step-secret-key-123"
 
@@ -149,7 +149,7 @@ def test_session_and_tool_formats() -> None:
     assert agent.config.voice == "wenrounansheng"
 
 
-def _run(agent: StepAudioAgent, frames: int = 3, tap: Tap | None = None) -> list[Any]:
+def _run(agent: StepAudioAgent, frames: int = 3, tap: ScriptedProvider | None = None) -> list[Any]:
     """Connect, send `frames` frames; the events once the adapter has failed or (with the
     `tap` it reads through) read all the script sent."""
 
@@ -191,7 +191,7 @@ def test_audio_goes_out_at_24k_and_usage_comes_back() -> None:
         _ev("error", error={"code": "response_cancel_not_active", "message": "nothing to cancel"}),
     ]
     provider = ScriptedProvider(steps, ignore=("input_audio_buffer.append",))
-    tap = Tap(provider)
+    tap = provider
     events = _run(StepAudioAgent(transport=tap), frames=10, tap=tap)
     assert events == [UsageDelta(50, 20, 40, 15), ResponseDone()]  # the benign error is ignored
     sent = sum(len(base64.b64decode(m["audio"])) // 2 for m in provider.ignored)
