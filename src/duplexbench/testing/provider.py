@@ -54,8 +54,10 @@ def _contains(actual: Any, expected: Any) -> bool:
 
 
 class ScriptedProvider:
-    """Implements `Transport` for the adapter under test; `caught_up()` tells when the
-    adapter has handled everything emitted so far (wait on it, never sleep)."""
+    """Implements `Transport` for the adapter under test, playing a script of steps.
+
+    `caught_up()` tells when the adapter has handled everything emitted so far (wait
+    on it, with a deadline, instead of sleeping); `finished()` when the script ran."""
 
     def __init__(self, steps: Sequence[Step], ignore: Iterable[str] = ()) -> None:
         self.steps = list(steps)
