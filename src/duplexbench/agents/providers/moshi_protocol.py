@@ -25,18 +25,7 @@ a text (not binary) websocket message, is a `TransportError`.
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any
-
-import websockets
-
-from duplexbench.agents.providers.transport import (
-    MAX_MESSAGE_BYTES,
-    ConnectionNotOpened,
-    Message,
-    TransportClosed,
-    TransportError,
-)
+from duplexbench.agents.providers.transport import Message, TransportError, WebSocketTransport
 
 KINDS = {
     0: "handshake",
@@ -83,52 +72,20 @@ def message(kind: str, data: bytes = b"") -> Message:
     return decode_frame(bytes([BYTES[kind]]) + data)
 
 
-class MoshiTransport:
-    """Moshi's binary frames over a `websockets` client connection."""
+class MoshiTransport(WebSocketTransport):
+    """Moshi's binary frames over a `websockets` client connection (the connection,
+    close codes and failures are `WebSocketTransport`'s)."""
 
-    def __init__(self, connection: Any) -> None:
-        self._ws = connection
+    def encode(self, message: Message) -> bytes | None:
+        return encode_frame(message) or None  # an audio message without audio: nothing
 
-    @classmethod
-    async def connect(
-        cls, url: str, headers: dict[str, str] | None = None, open_timeout: float = 10.0
-    ) -> MoshiTransport:
-        try:
-            ws = await websockets.connect(
-                url,
-                additional_headers=headers or {},
-                max_size=MAX_MESSAGE_BYTES,
-                open_timeout=open_timeout,
-            )
-        except (OSError, websockets.exceptions.WebSocketException, TimeoutError) as exc:
-            raise ConnectionNotOpened(f"cannot connect to {url}: {exc}") from None
-        return cls(ws)
-
-    async def send(self, message: Message) -> None:
-        frame = encode_frame(message)
-        if not frame:
-            return
-        try:
-            await self._ws.send(frame)
-        except websockets.exceptions.ConnectionClosed as exc:
-            raise TransportClosed(f"connection closed: {exc}") from None
-
-    async def recv(self, timeout: float | None = None) -> Message | None:
-        try:
-            raw = await asyncio.wait_for(self._ws.recv(), timeout)
-        except TimeoutError:
-            return None
-        except websockets.exceptions.ConnectionClosed as exc:
-            raise TransportClosed(f"connection closed: {exc}") from None
+    def decode(self, raw: str | bytes) -> Message:
         if isinstance(raw, str):
             raise TransportError(f"a text frame (Moshi frames are binary): {raw[:80]!r}")
         try:
             return decode_frame(raw)
         except ProtocolError as exc:
             raise TransportError(str(exc)) from None
-
-    async def close(self) -> None:
-        await self._ws.close()
 
 
 async def connect(url: str, headers: dict[str, str]) -> MoshiTransport:

@@ -84,18 +84,12 @@ PRESETS: dict[str, Preset] = {
         key_env="AZURE_OPENAI_API_KEY",
         api="ga",
     ),
-    "azure-preview": Preset(
-        url="{base}/openai/realtime?api-version={api_version}&deployment={model}",
-        base="https://{resource}.openai.azure.com",
-        auth_header="api-key",
-        auth_scheme="",
-        model="gpt-realtime",
-        voice="marin",
-        voices=rt.KNOWN_VOICES,
-        key_env="AZURE_OPENAI_API_KEY",
-        api="beta",
-    ),
 }
+PRESETS["azure-preview"] = replace(  # Azure's preview endpoint: the beta protocol
+    PRESETS["azure"],
+    url="{base}/openai/realtime?api-version={api_version}&deployment={model}",
+    api="beta",
+)
 """The providers. `azure-realtime` uses `azure-preview` when `api_version` is given."""
 
 AZURE_TOKEN_ENV = "AZURE_OPENAI_AD_TOKEN"

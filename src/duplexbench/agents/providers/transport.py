@@ -12,7 +12,7 @@ import contextlib
 import json
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 import websockets
 
@@ -47,7 +47,8 @@ class Transport(Protocol):
 
 
 class WebSocketTransport:
-    """JSON text frames over a `websockets` client connection."""
+    """JSON text frames over a `websockets` client connection (a protocol with other
+    frames overrides `encode` and `decode`, e.g. Moshi's binary ones)."""
 
     def __init__(self, connection: Any) -> None:
         self._ws = connection
@@ -55,7 +56,7 @@ class WebSocketTransport:
     @classmethod
     async def connect(
         cls, url: str, headers: dict[str, str] | None = None, open_timeout: float = 10.0
-    ) -> WebSocketTransport:
+    ) -> Self:
         try:
             ws = await websockets.connect(
                 url,
@@ -67,9 +68,28 @@ class WebSocketTransport:
             raise ConnectionNotOpened(f"cannot connect to {url}: {exc}") from None
         return cls(ws)
 
-    async def send(self, message: Message) -> None:
+    def encode(self, message: Message) -> str | bytes | None:
+        """The frame of `message` (None: nothing to send)."""
+        return json.dumps(message)
+
+    def decode(self, raw: str | bytes) -> Message:
+        """The message of a frame; TransportError when it is none."""
         try:
-            await self._ws.send(json.dumps(message))
+            message = json.loads(raw)
+        except (ValueError, TypeError):
+            raise TransportError(f"not JSON: {str(raw)[:80]!r}") from None
+        except RecursionError:  # e.g. 10,000 nested arrays: never a protocol message
+            raise TransportError(f"JSON nested too deeply: {str(raw)[:80]!r}") from None
+        if not isinstance(message, dict):
+            raise TransportError("a protocol message must be a JSON object")
+        return message
+
+    async def send(self, message: Message) -> None:
+        frame = self.encode(message)
+        if frame is None:
+            return
+        try:
+            await self._ws.send(frame)
         except websockets.exceptions.ConnectionClosed as exc:
             raise TransportClosed(f"connection closed: {exc}") from None
 
@@ -81,15 +101,7 @@ class WebSocketTransport:
         except websockets.exceptions.ConnectionClosed as exc:
             code = exc.rcvd.code if exc.rcvd is not None else None
             raise TransportClosed(f"connection closed: {exc}", code) from None
-        try:
-            message = json.loads(raw)
-        except (ValueError, TypeError):
-            raise TransportError(f"not JSON: {str(raw)[:80]!r}") from None
-        except RecursionError:  # e.g. 10,000 nested arrays: never a protocol message
-            raise TransportError(f"JSON nested too deeply: {str(raw)[:80]!r}") from None
-        if not isinstance(message, dict):
-            raise TransportError("a protocol message must be a JSON object")
-        return message
+        return self.decode(raw)
 
     async def close(self) -> None:
         await self._ws.close()
