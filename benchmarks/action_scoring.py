@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from duplexbench.campaign.rescore import rescore_run
+from duplexbench.campaign._rescore import rescore_run
 
 TARGET_S = 10.0
 

@@ -45,15 +45,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from duplexbench.items.suite import load_suite
-from duplexbench.items.user import Fact
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.speech.asr import WhisperASR
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.speech.tts import DEFAULT_VOICE, VoiceRef
-from duplexbench.suites.package import resolve_suite
-from duplexbench.users.realization import Realizer
-from duplexbench.values.numbers import int_prefix
+from duplexbench.items._suite import load_suite
+from duplexbench.items._user import Fact
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.speech._asr import WhisperASR
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.speech._tts import DEFAULT_VOICE, VoiceRef
+from duplexbench.suites._package import resolve_suite
+from duplexbench.users._realization import Realizer
+from duplexbench.values._numbers import int_prefix
 
 SUITES = ("workflows-mini", "workflows-v1", "workflows-v2")
 AGENT_VOICE = str(DEFAULT_VOICE)

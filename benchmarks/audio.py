@@ -18,15 +18,15 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from duplexbench.agents.audio_builtin import AudioOracle, SilentAgent
-from duplexbench.agents.cascade import CascadeAgent
-from duplexbench.agents.reference import ReferenceDialogue
-from duplexbench.items.load import item_checksum, load_item, parse_item
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode
-from duplexbench.orchestrator.episode import EpisodeSetup
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.users.turntaking import TurnTakingConfig
+from duplexbench.agents._audio_builtin import AudioOracle, SilentAgent
+from duplexbench.agents._cascade import CascadeAgent
+from duplexbench.agents._reference import ReferenceDialogue
+from duplexbench.items._load import item_checksum, load_item, parse_item
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.orchestrator._audio_loop import AudioChannelConfig, AudioEpisode
+from duplexbench.orchestrator._episode import EpisodeSetup
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.users._turntaking import TurnTakingConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -24,9 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from duplexbench.campaign.execution import ExecutionOptions, execute
-from duplexbench.campaign.lock import run_lock
-from duplexbench.campaign.runner import (
+from duplexbench.campaign._execution import ExecutionOptions, execute
+from duplexbench.campaign._lock import run_lock
+from duplexbench.campaign._runner import (
     RunOptions,
     finish_target,
     prepare_target,

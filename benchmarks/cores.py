@@ -43,8 +43,8 @@ elif kind == "numpy_matmul":
         for _ in range(20):
             a @ a
 else:
-    from duplexbench.speech.asr import WhisperASR
-    from duplexbench.speech.bank import SpeechBank
+    from duplexbench.speech._asr import WhisperASR
+    from duplexbench.speech._bank import SpeechBank
     engine = WhisperASR()
     text = "My reference number is R F 9 9 9 8, and the total is 83 dollars."
     clip = SpeechBank().clip(text, "piper:joe").samples

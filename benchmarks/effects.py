@@ -15,8 +15,8 @@ import time
 
 import numpy as np
 
-from duplexbench.audio.effects import EffectsConfig, UserLine, apply_effects
-from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
+from duplexbench.audio._effects import EffectsConfig, UserLine, apply_effects
+from duplexbench.audio._pcm import SAMPLE_RATE, Int16Array
 
 TARGET_MS = 100.0
 LINE_TARGET_MS = 300.0

@@ -15,13 +15,13 @@ import json
 import statistics
 import time
 
-from duplexbench.items.suite import load_suite
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.suites.observer_corpus import ContextIndex, load_corpus
-from duplexbench.suites.package import DATA
-from duplexbench.users.observer import ActObserver, ObserverConfig
-from duplexbench.users.observer.cues import sentences
-from duplexbench.users.observer.embedder import shared_embedder
+from duplexbench.items._suite import load_suite
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.suites._observer_corpus import ContextIndex, load_corpus
+from duplexbench.suites._package import DATA
+from duplexbench.users._observer import ActObserver, ObserverConfig
+from duplexbench.users._observer.cues import sentences
+from duplexbench.users._observer.embedder import shared_embedder
 
 TARGET_MS = 20.0
 

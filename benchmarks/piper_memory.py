@@ -11,7 +11,7 @@ process:
   session options), but on one intra-op thread like the engine (onnxruntime's
   default is one per physical core, whatever the affinity, and the samples
   depend on it);
-- `after`: the engine as it is (`duplexbench.speech.piper_session`).
+- `after`: the engine as it is (`duplexbench.speech._piper_session`).
 
 For each: the peak RSS (`ru_maxrss`), the RSS when done, CPU seconds, and a
 sha256 over every rendered sample (the same in both: no option changes a
@@ -30,9 +30,9 @@ from typing import Any
 
 
 def texts(count: int) -> list[str]:
-    from duplexbench.items.suite import load_suite  # noqa: PLC0415
-    from duplexbench.suites.package import resolve_suite  # noqa: PLC0415
-    from duplexbench.suites.prerender import build_requests  # noqa: PLC0415
+    from duplexbench.items._suite import load_suite  # noqa: PLC0415
+    from duplexbench.suites._package import resolve_suite  # noqa: PLC0415
+    from duplexbench.suites._prerender import build_requests  # noqa: PLC0415
 
     suite = load_suite(str(resolve_suite("workflows-mini")))
     ordered = sorted({t for t, _ in build_requests(suite)}, key=lambda t: (len(t), t))
@@ -51,8 +51,8 @@ def _rss_mib() -> int:
 
 def measure(setting: str, count: int) -> dict[str, Any]:
     """Render in this process (call in a fresh one)."""
-    from duplexbench.speech.engines import PiperTTS  # noqa: PLC0415
-    from duplexbench.speech.tts import SynthesisSettings  # noqa: PLC0415
+    from duplexbench.speech._engines import PiperTTS  # noqa: PLC0415
+    from duplexbench.speech._tts import SynthesisSettings  # noqa: PLC0415
 
     lines = texts(count)
     engine = PiperTTS()

@@ -23,7 +23,7 @@ from typing import Any
 CHILD = """
 import json, resource, sys, time
 from duplexbench.speech import engines
-from duplexbench.speech.tts import SynthesisSettings
+from duplexbench.speech._tts import SynthesisSettings
 limit, texts = int(sys.argv[1]), json.loads(sys.stdin.read())
 engines.PIPER_PIECE_CHARS = limit or 10**9
 tts = engines.PiperTTS()
@@ -43,10 +43,10 @@ print(json.dumps({
 
 
 def readbacks() -> list[str]:
-    from duplexbench.agents.reference.phrasing import Phrasing  # noqa: PLC0415
-    from duplexbench.items.suite import load_suite  # noqa: PLC0415
-    from duplexbench.items.workflow import WorkflowItem  # noqa: PLC0415
-    from duplexbench.suites.package import resolve_suite  # noqa: PLC0415
+    from duplexbench.agents._reference.phrasing import Phrasing  # noqa: PLC0415
+    from duplexbench.items._suite import load_suite  # noqa: PLC0415
+    from duplexbench.items._workflow import WorkflowItem  # noqa: PLC0415
+    from duplexbench.suites._package import resolve_suite  # noqa: PLC0415
 
     texts = []
     for item in load_suite(str(resolve_suite("workflows-mini"))).items:

@@ -20,16 +20,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from duplexbench.agents.cascade import CascadeAgent
-from duplexbench.agents.reference import ReferenceDialogue
-from duplexbench.items.load import item_checksum, load_item
-from duplexbench.items.suite import load_suite
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode
-from duplexbench.orchestrator.episode import EpisodeSetup
-from duplexbench.speech.asr import ENCODE_MARGIN_FRAMES, ASREngine, WhisperASR, register_asr
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.suites.package import resolve_suite
+from duplexbench.agents._cascade import CascadeAgent
+from duplexbench.agents._reference import ReferenceDialogue
+from duplexbench.items._load import item_checksum, load_item
+from duplexbench.items._suite import load_suite
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.orchestrator._audio_loop import AudioChannelConfig, AudioEpisode
+from duplexbench.orchestrator._episode import EpisodeSetup
+from duplexbench.speech._asr import ENCODE_MARGIN_FRAMES, ASREngine, WhisperASR, register_asr
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.suites._package import resolve_suite
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
 DEFAULT_ITEMS = ("form-expense-correction", "order-revocation", "meeting-scheduling")

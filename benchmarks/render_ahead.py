@@ -27,11 +27,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from duplexbench.campaign.ahead import render_ahead
-from duplexbench.campaign.execution import ExecutionOptions
-from duplexbench.campaign.runner import RunOptions, prepare_target, run_campaign
-from duplexbench.speech import bank as bank_module
-from duplexbench.suites.package import resolve_suite
+from duplexbench.campaign._ahead import render_ahead
+from duplexbench.campaign._execution import ExecutionOptions
+from duplexbench.campaign._runner import RunOptions, prepare_target, run_campaign
+from duplexbench.speech import _bank as bank_module
+from duplexbench.suites._package import resolve_suite
 
 
 def _cpu() -> float:
@@ -81,7 +81,7 @@ def episodes(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         def emit(self, record: logging.LogRecord) -> None:
             texts.append(record.getMessage())
 
-    log = logging.getLogger("duplexbench.speech.bank")
+    log = logging.getLogger("duplexbench.speech._bank")
     log.setLevel(logging.DEBUG)
     log.addHandler(Collect())
     opts = _options(args, tmp / "run", tmp / "bank")

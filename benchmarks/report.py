@@ -25,20 +25,20 @@ import time
 from pathlib import Path
 from typing import Any
 
-from duplexbench.campaign.rundir import write_summary
-from duplexbench.campaign.spec import CampaignSpec, episode_dir
-from duplexbench.campaign.store import index_path, rebuild_index
-from duplexbench.campaign.trust import add_trust
-from duplexbench.items.load import item_checksum
-from duplexbench.items.suite import load_suite
-from duplexbench.items.taxonomy import TAXONOMY_DIMENSIONS
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.report.analysis import analyze
-from duplexbench.report.html import render_html
-from duplexbench.scoring.episode import GATES, EpisodeScore
-from duplexbench.scoring.summary import build_summary
-from duplexbench.suites.package import resolve_suite
-from duplexbench.suites.stats import labels
+from duplexbench.campaign._rundir import write_summary
+from duplexbench.campaign._spec import CampaignSpec, episode_dir
+from duplexbench.campaign._store import index_path, rebuild_index
+from duplexbench.campaign._trust import add_trust
+from duplexbench.items._load import item_checksum
+from duplexbench.items._suite import load_suite
+from duplexbench.items._taxonomy import TAXONOMY_DIMENSIONS
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.report._analysis import analyze
+from duplexbench.report._html import render_html
+from duplexbench.scoring._episode import GATES, EpisodeScore
+from duplexbench.scoring._summary import build_summary
+from duplexbench.suites._package import resolve_suite
+from duplexbench.suites._stats import labels
 
 TARGET_S = 30.0
 

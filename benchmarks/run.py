@@ -14,11 +14,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from duplexbench.agents.builtin import OracleAgent
-from duplexbench.items.load import item_checksum, load_item
-from duplexbench.orchestrator.text_loop import EpisodeSetup, TextEpisode
-from duplexbench.scoring.episode import score_episode
-from duplexbench.trace.io import read_events, write_events
+from duplexbench.agents._builtin import OracleAgent
+from duplexbench.items._load import item_checksum, load_item
+from duplexbench.orchestrator._text_loop import EpisodeSetup, TextEpisode
+from duplexbench.scoring._episode import score_episode
+from duplexbench.trace._io import read_events, write_events
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from duplexbench.audio.wav import read_wav
-from duplexbench.speech.bank import default_root
+from duplexbench.audio._wav import read_wav
+from duplexbench.speech._bank import default_root
 
 
 def bank_entries() -> list[tuple[Path, dict[str, Any]]]:
@@ -49,7 +49,7 @@ def pick_clips(entries: list[tuple[Path, dict[str, Any]]], n: int) -> list[Path]
 
 
 def whisper(clips: list[Path]) -> dict[str, Any]:
-    from duplexbench.speech.asr import WhisperASR  # noqa: PLC0415 - optional extra
+    from duplexbench.speech._asr import WhisperASR  # noqa: PLC0415 - optional extra
 
     audio = [read_wav(p)[0][0] for p in clips]  # mono: the first channel
     results: dict[int, list[Any]] = {}

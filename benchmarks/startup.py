@@ -38,7 +38,7 @@ RUN_TARGET_S = 1.0
 
 PROBE = """
 import os, sys, time
-import duplexbench.campaign.episode_runner as episode_runner
+import duplexbench.campaign._episode_runner as episode_runner
 
 def first_episode(self, setup):
     elapsed = time.time() - float(os.environ["STARTUP_T0"])

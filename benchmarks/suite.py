@@ -13,8 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from duplexbench.items.suite import load_suite
-from duplexbench.suites.quality.qa import quality_report
+from duplexbench.items._suite import load_suite
+from duplexbench.suites._quality.qa import quality_report
 from duplexbench.suites.workflows.build import SUITE, build
 
 TARGET_S = 120.0

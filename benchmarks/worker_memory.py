@@ -8,7 +8,7 @@ cold or warm. Two measurements, printed as JSON:
    worker does (whisper on one thread, the transcript cache off, the speech
    bank as it is: run it once before to warm it). RSS after each episode and
    the peak. ``--no-collect`` skips the full garbage collection the worker
-   runs after each episode (`campaign/jobs.py`, `free_episode`), to show
+   runs after each episode (`campaign/_jobs.py`, `free_episode`), to show
    what it saves.
 2. ``--run``: a cold ``duplexbench run --condition clean -k 1 --workers 2``
    on an empty speech bank of its own (a temporary folder); every process of
@@ -55,14 +55,14 @@ def rss_mib(pid: int | str = "self") -> int | None:
 
 def episodes(items: int, collect: bool) -> dict[str, Any]:
     os.environ["DUPLEXBENCH_TRANSCRIPT_CACHE"] = "off"
-    from duplexbench.agents.cascade import CascadeAgent  # noqa: PLC0415 - after the env
-    from duplexbench.agents.reference import ReferenceDialogue  # noqa: PLC0415
-    from duplexbench.items.load import item_checksum  # noqa: PLC0415
-    from duplexbench.items.suite import load_suite  # noqa: PLC0415
-    from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode  # noqa: PLC0415
-    from duplexbench.orchestrator.episode import EpisodeSetup  # noqa: PLC0415
-    from duplexbench.speech.bank import SpeechBank  # noqa: PLC0415
-    from duplexbench.suites.package import resolve_suite  # noqa: PLC0415
+    from duplexbench.agents._cascade import CascadeAgent  # noqa: PLC0415 - after the env
+    from duplexbench.agents._reference import ReferenceDialogue  # noqa: PLC0415
+    from duplexbench.items._load import item_checksum  # noqa: PLC0415
+    from duplexbench.items._suite import load_suite  # noqa: PLC0415
+    from duplexbench.orchestrator._audio_loop import AudioChannelConfig, AudioEpisode  # noqa: PLC0415
+    from duplexbench.orchestrator._episode import EpisodeSetup  # noqa: PLC0415
+    from duplexbench.speech._bank import SpeechBank  # noqa: PLC0415
+    from duplexbench.suites._package import resolve_suite  # noqa: PLC0415
 
     bank, after = SpeechBank(), []
     for item in load_suite(resolve_suite("workflows-mini")).items[:items]:

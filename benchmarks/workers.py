@@ -43,13 +43,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from duplexbench.campaign.ahead import render_ahead
-from duplexbench.campaign.execution import ExecutionOptions, execute
-from duplexbench.campaign.lock import run_lock
-from duplexbench.campaign.runner import RunOptions, finish_target, prepare_target, start_target
-from duplexbench.speech.bank import default_root
-from duplexbench.speech.threads import cores
-from duplexbench.suites.package import resolve_suite
+from duplexbench.campaign._ahead import render_ahead
+from duplexbench.campaign._execution import ExecutionOptions, execute
+from duplexbench.campaign._lock import run_lock
+from duplexbench.campaign._runner import RunOptions, finish_target, prepare_target, start_target
+from duplexbench.speech._bank import default_root
+from duplexbench.speech._threads import cores
+from duplexbench.suites._package import resolve_suite
 
 SUITE = "workflows-mini"
 TARGETS = {"reference": 1.7, "oracle": 1.5}

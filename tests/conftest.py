@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from duplexbench.items.load import parse_item
-from duplexbench.items.workflow import WorkflowItem
+from duplexbench.items._load import parse_item
+from duplexbench.items._workflow import WorkflowItem
 from support.fixtures import FIXTURES, fixture_data
 
 

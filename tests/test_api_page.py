@@ -1,7 +1,7 @@
 """docs/api.md lists each package's face (`__init__.__all__`), no more and no less.
 
 Regenerate the lists after a face changes: for each `## duplexbench.PKG` section, one
-`- NAME` bullet (with the first line of the object's docstring) per name of
+`- NAME` bullet (with the first paragraph of the object's docstring) per name of
 `duplexbench.PKG.__all__`, in that order.
 """
 

@@ -3,20 +3,25 @@ contract: every import in src/duplexbench obeys it.
 
 The table is read from the doc itself, so the two cannot drift. Each row names
 its packages (the backticked names of the second cell, remarks in parentheses
-left out) and what they may import (the third cell: backticked packages, or
-`package.module` for one module and what is under it; `nothing`; `all of the
-above`, `everything above` or `everything` for every package of the rows
-above; remarks in parentheses say why). A row may only name packages of the
-rows above it, so the table itself has no cycle.
+left out) and what they may import (the third cell: backticked packages;
+`nothing`; `all of the above`, `everything above` or `everything` for every
+package of the rows above; remarks in parentheses say why). A row may only
+name packages of the rows above it, so the table itself has no cycle.
 
 Every module is read with `ast`: each `import` and `from ... import` at any
 depth (inside functions and under `if TYPE_CHECKING:` too: both are still
 coupling), relative ones resolved, and each string literal naming a
 duplexbench module (`importlib.import_module("duplexbench.x")`, lazy-import
-tables). A module belongs to its top-level package (`duplexbench.agents.serve`
+tables). A module belongs to its top-level package (`duplexbench.agents._serve`
 is `agents`; a single module such as `files.py` is its own package); an import
 of another package must be allowed by the importer's row. There is no list of
 exceptions: a new dependency either obeys the table or changes the doc.
+
+Two more rules of the same page ("Public faces"): another package is imported
+through its face (`from duplexbench.items import WorkflowItem`, never
+`duplexbench.items._workflow`), and a package's own modules and folders are
+`_private`, except `__init__`, `__main__` and a module (or the folder holding
+one) that runs as a program (`if __name__ == "__main__":`).
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ SRC = ROOT / "src" / "duplexbench"
 SECTION = "## Layers (imports point down)"
 HEADER = ["layer", "package", "may import"]
 ABOVE = {"all of the above", "everything above", "everything"}
-NAME = re.compile(r"`([a-z_]+(?:\.[a-z_]+)*)`")
+NAME = re.compile(r"`([a-z_]+)`")
 MODULE_STRING = re.compile(r"duplexbench(?:\.[A-Za-z_]\w*)+(?::[\w.]+)?")
 
 
@@ -48,7 +53,6 @@ class Row:
     line: int
     packages: tuple[str, ...]
     may_import: frozenset[str]
-    """Packages and `package.module` entries (dotted, without `duplexbench.`)."""
     terms: str
     """The third cell as written, without its remarks (for messages)."""
 
@@ -156,7 +160,13 @@ def imports_of(path: Path, src: Path, modules: set[str]) -> Iterator[tuple[int, 
 
 
 def allows(row: Row, target: str) -> bool:
-    return any(target == entry or target.startswith(f"{entry}.") for entry in row.may_import)
+    return target.split(".", maxsplit=1)[0] in row.may_import
+
+
+def package_of(path: Path, src: Path) -> str:
+    """The top-level package `path` belongs to ("" for the root `__init__.py`)."""
+    parts = path.relative_to(src).with_suffix("").parts
+    return "" if parts == ("__init__",) else parts[0]
 
 
 def violations(rows: list[Row], src: Path, shown_from: Path) -> list[str]:
@@ -165,8 +175,7 @@ def violations(rows: list[Row], src: Path, shown_from: Path) -> list[str]:
     modules = module_names(src)
     found = []
     for path in sorted(src.rglob("*.py")):
-        parts = path.relative_to(src).with_suffix("").parts
-        package = "" if parts == ("__init__",) else parts[0]
+        package = package_of(path, src)
         for line, target in imports_of(path, src, modules):
             if target.split(".")[0] == package:
                 continue
@@ -180,12 +189,66 @@ def violations(rows: list[Row], src: Path, shown_from: Path) -> list[str]:
     return found
 
 
+def face_violations(src: Path, shown_from: Path) -> list[str]:
+    """One line per import of another package that does not go through its face."""
+    modules = module_names(src)
+    found = []
+    for path in sorted(src.rglob("*.py")):
+        package = package_of(path, src)
+        for line, target in imports_of(path, src, modules):
+            face = target.split(".", maxsplit=1)[0]
+            if face not in (package, target):
+                found.append(
+                    f"{path.relative_to(shown_from)}:{line}: imports duplexbench.{target}, "
+                    f"not the face duplexbench.{face}"
+                )
+    return found
+
+
+def is_program(path: Path) -> bool:
+    return 'if __name__ == "__main__":' in path.read_text(encoding="utf-8")
+
+
+def public_internals(src: Path, shown_from: Path) -> list[str]:
+    """Each module or folder of a package that is neither `_private` nor a program."""
+    found = []
+    for package in sorted(p.parent for p in src.glob("*/__init__.py")):
+        for child in sorted(package.iterdir()):
+            if child.name.startswith("_"):
+                continue
+            if child.suffix == ".py":
+                programs = [child]
+            elif (child / "__init__.py").exists():
+                programs = sorted(child.rglob("*.py"))
+            else:
+                continue  # data: suites/data/, README.md, prices.yaml
+            if not any(is_program(path) for path in programs):
+                found.append(f"{child.relative_to(shown_from)} is not _private")
+    return found
+
+
 def test_every_import_obeys_the_layer_table() -> None:
     problems = violations(parse_layers(DOC.read_text(encoding="utf-8")), SRC, ROOT)
     assert not problems, (
         f"{len(problems)} imports break the layer table of docs/architecture.md "
         "(move the code down, pass a function in, or change the table, saying why):\n"
         + "\n".join(problems)
+    )
+
+
+def test_other_packages_are_imported_through_their_faces() -> None:
+    problems = face_violations(SRC, ROOT)
+    assert not problems, (
+        f"{len(problems)} imports reach past a package's face (export the name from its "
+        "__init__ and import it from there):\n" + "\n".join(problems)
+    )
+
+
+def test_internal_modules_are_private() -> None:
+    problems = public_internals(SRC, ROOT)
+    assert not problems, (
+        "modules and folders other packages must not import are `_private` "
+        "(docs/architecture.md, Public faces):\n" + "\n".join(problems)
     )
 
 
@@ -197,14 +260,12 @@ def test_the_table_names_every_package_once() -> None:
 
 
 def test_the_table_points_down() -> None:
-    """A row may import only packages (or modules) of the rows above it: no cycle."""
+    """A row may import only packages of the rows above it: no cycle."""
     rows = parse_layers(DOC.read_text(encoding="utf-8"))
-    modules = module_names(SRC)
     for index, row in enumerate(rows):
         above = {package for earlier in rows[:index] for package in earlier.packages}
         for entry in row.may_import:
-            assert entry.split(".")[0] in above, f"{DOC.name}:{row.line}: {entry} is not above"
-            assert entry in modules, f"{DOC.name}:{row.line}: no module duplexbench.{entry}"
+            assert entry in above, f"{DOC.name}:{row.line}: {entry} is not above"
 
 
 TABLE = """\
@@ -214,23 +275,25 @@ TABLE = """\
 |---|---|---|
 | base | `base` (the bottom, `not_a_package` in a remark) | nothing |
 | low | `low` | `base` (why (nested)) |
-| mid | `mid`, `side` | `low`, `base.one` (one module only) |
+| mid | `mid`, `side` | `low`, `base` (why) |
 | top | `top` | everything above |
 
 ## Next
 | a | b | c |
 """
 
+PROGRAM = 'if __name__ == "__main__":\n    pass\n'
 SOURCES = {
     "__init__.py": '"""The root."""\n',
     "base/__init__.py": "import os\n",
-    "base/one.py": "",
+    "base/_one.py": "",
     "base/two.py": "",
     "low/__init__.py": "from duplexbench import base\n",
-    "low/x.py": "from . import y\nfrom .. import base\n",
-    "low/y.py": "",
-    "mid/__init__.py": "from duplexbench.base.one import f\nimport duplexbench.low.x\n",
-    "mid/bad.py": (
+    "low/_x.py": "from . import _y\nfrom .. import base\n",
+    "low/_y.py": "",
+    "low/tool.py": PROGRAM,
+    "mid/__init__.py": "from duplexbench.base._one import f\nimport duplexbench.low._x\n",
+    "mid/_bad.py": (
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n"
         "    from duplexbench.top import T\n"
@@ -241,8 +304,10 @@ SOURCES = {
         "from ..base import two\n"
     ),
     "side.py": "",
-    "top/__init__.py": "from duplexbench.mid import bad\nfrom duplexbench import side\n",
+    "top/__init__.py": "from duplexbench.mid import _bad\nfrom duplexbench import side\n",
     "top/z.py": "",
+    "top/cmd/__init__.py": "",
+    "top/cmd/run.py": PROGRAM,
 }
 
 
@@ -252,32 +317,62 @@ def test_the_parser_reads_names_remarks_modules_and_above() -> None:
     assert [set(row.may_import) for row in rows] == [
         set(),
         {"base"},
-        {"low", "base.one"},
+        {"low", "base"},
         {"base", "low", "mid", "side"},
     ]
-    assert rows[2].terms == "`low`, `base.one`"
+    assert rows[2].terms == "`low`, `base`"
 
 
 @pytest.mark.parametrize(
     ("cell", "error"),
-    [("`a` and `b`", "is not a `name`"), ("`a` (why", "unbalanced"), ("`a`) b", "unbalanced")],
+    [
+        ("`a` and `b`", "is not a `name`"),
+        ("`a.module`", "is not a `name`"),
+        ("`a` (why", "unbalanced"),
+        ("`a`) b", "unbalanced"),
+    ],
 )
 def test_a_table_that_cannot_be_read_fails(cell: str, error: str) -> None:
     with pytest.raises(TableError, match=error):
-        parse_layers(TABLE.replace("| `low`, `base.one` (one module only) |", f"| {cell} |"))
+        parse_layers(TABLE.replace("| `low`, `base` (why) |", f"| {cell} |"))
 
 
-def test_every_kind_of_import_is_checked(tmp_path: Path) -> None:
-    src = tmp_path / "duplexbench"
+def write_sources(root: Path) -> Path:
+    src = root / "duplexbench"
     for name, text in SOURCES.items():
         (src / name).parent.mkdir(parents=True, exist_ok=True)
         (src / name).write_text(text, encoding="utf-8")
-    found = violations(parse_layers(TABLE), src, tmp_path)
-    may = "but `mid` may import `low`, `base.one`"
+    return src
+
+
+def test_every_kind_of_import_is_checked(tmp_path: Path) -> None:
+    found = violations(parse_layers(TABLE), write_sources(tmp_path), tmp_path)
+    may = "but `mid` may import `low`, `base`"
     assert found == [
-        f"duplexbench/mid/bad.py:3: imports duplexbench.top, {may}",
-        f"duplexbench/mid/bad.py:5: imports duplexbench.base, {may}",
-        f"duplexbench/mid/bad.py:6: imports duplexbench.top.z, {may}",
-        f"duplexbench/mid/bad.py:7: imports duplexbench.side, {may}",
-        f"duplexbench/mid/bad.py:8: imports duplexbench.base.two, {may}",
+        f"duplexbench/mid/_bad.py:3: imports duplexbench.top, {may}",
+        f"duplexbench/mid/_bad.py:6: imports duplexbench.top.z, {may}",
+        f"duplexbench/mid/_bad.py:7: imports duplexbench.side, {may}",
+    ]
+
+
+def test_an_import_past_a_face_is_found(tmp_path: Path) -> None:
+    found = face_violations(write_sources(tmp_path), tmp_path)
+    assert found == [
+        f"duplexbench/{where}: imports duplexbench.{target}, not the face duplexbench.{face}"
+        for where, target, face in [
+            ("mid/__init__.py:1", "base._one", "base"),
+            ("mid/__init__.py:2", "low._x", "low"),
+            ("mid/_bad.py:6", "top.z", "top"),
+            ("mid/_bad.py:8", "base.two", "base"),
+            ("top/__init__.py:1", "mid._bad", "mid"),
+        ]
+    ]
+
+
+def test_a_public_internal_module_is_found_and_programs_are_not(tmp_path: Path) -> None:
+    src = write_sources(tmp_path)
+    (src / "top" / "data").mkdir()
+    assert public_internals(src, tmp_path) == [
+        "duplexbench/base/two.py is not _private",
+        "duplexbench/top/z.py is not _private",
     ]

@@ -12,7 +12,7 @@ ENTRY = re.compile(r"^( *)([\w.]+/?)\s")
 
 
 def _layout() -> set[str]:
-    """Paths under src/duplexbench the block names (`agents/providers/`, `words.py`)."""
+    """Paths under src/duplexbench the block names (`agents/_providers/`, `words.py`)."""
     text = (ROOT / "README.md").read_text()
     block = text[text.index("src/duplexbench/\n") : text.index("\ntests/ ")]
     named: set[str] = set()

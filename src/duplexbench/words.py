@@ -5,8 +5,8 @@ A word is a whitespace-separated token with at least one letter or digit
 spaced dash, a lone "...", "?" or "&" is no word. Punctuation attached to a
 word stays with it ("it." is one word). Used wherever a count decides
 something: substantive vs backchannel agent segments, takeovers and
-follow-through word counts (`scoring/actions/`), the cue controller and the
-takeover detector of action replays (`orchestrator/cue.py`) and backchannel
+follow-through word counts (`scoring/_actions/`), the cue controller and the
+takeover detector of action replays (`orchestrator/_cue.py`) and backchannel
 candidates in corpus extraction (`suites/actions/`).
 """
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from duplexbench.agents.builtin import NoopAgent, ShortcutAgent
-from duplexbench.agents.registry import get_agent
-from duplexbench.trace.events import ActionBlocked, ToolCall
+from duplexbench.agents._builtin import NoopAgent, ShortcutAgent
+from duplexbench.agents._registry import get_agent
+from duplexbench.trace._events import ActionBlocked, ToolCall
 from support.fixtures import fixture_item
 from support.helpers import run_and_score
 

@@ -7,15 +7,15 @@ from typing import Any
 
 import numpy as np
 
-from duplexbench.agents.audio_protocol import AudioSession
-from duplexbench.agents.cascade import CascadeAgent
-from duplexbench.agents.events import AudioDelta, SpeechCancelled, TranscriptDelta
-from duplexbench.agents.protocol import AgentInput, AgentSession, AgentTurn
-from duplexbench.agents.reference import ReferenceDialogue
-from duplexbench.audio.frames import AudioFrame
-from duplexbench.scoring.episode import score_episode
-from duplexbench.speech.asr import Transcript
-from duplexbench.trace.events import FloorYield, ToolCall
+from duplexbench.agents._audio_protocol import AudioSession
+from duplexbench.agents._cascade import CascadeAgent
+from duplexbench.agents._events import AudioDelta, SpeechCancelled, TranscriptDelta
+from duplexbench.agents._protocol import AgentInput, AgentSession, AgentTurn
+from duplexbench.agents._reference import ReferenceDialogue
+from duplexbench.audio._frames import AudioFrame
+from duplexbench.scoring._episode import score_episode
+from duplexbench.speech._asr import Transcript
+from duplexbench.trace._events import FloorYield, ToolCall
 from support.fixtures import fixture_item
 from support.helpers import run_audio
 

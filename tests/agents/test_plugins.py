@@ -12,17 +12,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from duplexbench.agents import (
-    ScriptedAgent,
-    get_agent,
-    list_agents,
-    plugins,
-    register_agent,
-    registry,
-)
-from duplexbench.agents.registry import AgentSpec
-from duplexbench.campaign.spec import CampaignSpec
-from duplexbench.campaign.trust import resolve_privileged
+from duplexbench.agents import ScriptedAgent, get_agent, list_agents, register_agent
+from duplexbench.agents import _plugins as plugins
+from duplexbench.agents import _registry as registry
+from duplexbench.agents._registry import AgentSpec
+from duplexbench.campaign._spec import CampaignSpec
+from duplexbench.campaign._trust import resolve_privileged
 from duplexbench.cli import main
 from support.fixtures import FIXTURES
 

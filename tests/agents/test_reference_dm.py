@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from duplexbench.agents.protocol import AgentInput, AgentSession, ToolSpec
-from duplexbench.agents.reference import ReferenceDialogue
-from duplexbench.agents.reference.schema import FieldInfo, classify
-from duplexbench.agents.reference.understand import (
+from duplexbench.agents._protocol import AgentInput, AgentSession, ToolSpec
+from duplexbench.agents._reference import ReferenceDialogue
+from duplexbench.agents._reference.schema import FieldInfo, classify
+from duplexbench.agents._reference.understand import (
     about,
     conform,
     is_correction,
@@ -17,7 +17,7 @@ from duplexbench.agents.reference.understand import (
     old_value,
     parse_value,
 )
-from duplexbench.items.tool_schema import tool_parameters
+from duplexbench.items._tool_schema import tool_parameters
 from support.fixtures import fixture_item
 from support.helpers import run_and_score
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from duplexbench.agents import AgentTurn, ScriptedAgent, get_agent, list_agents, register_agent
-from duplexbench.agents.registry import AgentSpec, Channel, parse_spec, redact_spec
+from duplexbench.agents._registry import AgentSpec, Channel, parse_spec, redact_spec
 
 
 def test_parse_spec() -> None:
@@ -66,7 +66,9 @@ def test_third_party_agents_register_through_entry_points(monkeypatch: pytest.Mo
             def _factory(spec: AgentSpec, channel: str) -> ScriptedAgent:
                 return ScriptedAgent([])
 
-    monkeypatch.setattr("duplexbench.agents.plugins.entry_points", lambda group: [FakeEntryPoint()])
+    monkeypatch.setattr(
+        "duplexbench.agents._plugins.entry_points", lambda group: [FakeEntryPoint()]
+    )
     names = {a.name: a for a in list_agents()}
     assert names["plugin-agent"].origin == "my-package" and loaded == [FakeEntryPoint.value]
     list_agents()

@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from duplexbench.audio.fit import DurationMismatch, fit_duration, trim_silence
-from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
+from duplexbench.audio._fit import DurationMismatch, fit_duration, trim_silence
+from duplexbench.audio._pcm import SAMPLE_RATE, Int16Array
 
 SR = SAMPLE_RATE
 FRAME = 10 * SR // 1000

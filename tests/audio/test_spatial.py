@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
-from duplexbench.audio.spatial import (
+from duplexbench.audio._pcm import SAMPLE_RATE, Int16Array
+from duplexbench.audio._spatial import (
     DISTANT,
     OFF_AXIS,
     Biquad,

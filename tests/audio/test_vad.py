@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
-from duplexbench.audio.vad import (
+from duplexbench.audio._pcm import SAMPLE_RATE, Int16Array
+from duplexbench.audio._vad import (
     LEVEL_FLOOR_DBFS,
     Segment,
     StreamingVad,

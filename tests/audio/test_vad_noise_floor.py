@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from duplexbench.audio.pcm import Int16Array
-from duplexbench.audio.vad import NOISE_MARGIN_DB, StreamingVad
+from duplexbench.audio._pcm import Int16Array
+from duplexbench.audio._vad import NOISE_MARGIN_DB, StreamingVad
 
 SR = 16_000
 

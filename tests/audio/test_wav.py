@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from duplexbench.audio import wav
-from duplexbench.audio.wav import read_wav, write_wav
+from duplexbench.audio import _wav as wav
+from duplexbench.audio._wav import read_wav, write_wav
 
 
 def test_stereo_round_trip_pads_the_shorter_channel(tmp_path: Path) -> None:

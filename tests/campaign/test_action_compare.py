@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from duplexbench.campaign.action_compare import action_comparison
-from duplexbench.scoring.actions.result import ActionScore
+from duplexbench.campaign._action_compare import action_comparison
+from duplexbench.scoring._actions.result import ActionScore
 
 
 def _score(item: str, heuristic: bool, judge: bool | None) -> ActionScore:

@@ -10,15 +10,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from duplexbench.campaign.rescore import rescore_run
-from duplexbench.campaign.rundir import read_campaign
-from duplexbench.campaign.runner import RunOptions, run_campaign
-from duplexbench.campaign.trust import PRIVILEGED_LABEL, EditedItems
+from duplexbench.campaign._rescore import rescore_run
+from duplexbench.campaign._rundir import read_campaign
+from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._trust import PRIVILEGED_LABEL, EditedItems
 from duplexbench.cli import main
-from duplexbench.items.suite import SuiteManifest
+from duplexbench.items._suite import SuiteManifest
 from duplexbench.scoring.summary_models import summary_data
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.suites.package import write_suite
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.suites._package import write_suite
 from support.replay_builders import one_per_action
 
 pytest.importorskip("piper", reason="the agents speak with piper:joe")

@@ -10,19 +10,19 @@ import numpy as np
 import pytest
 import yaml
 
-from duplexbench.agents import cascade
-from duplexbench.audio.wav import read_wav
-from duplexbench.campaign import ahead as ahead_module
-from duplexbench.campaign import rehearsal as rehearsal_module
-from duplexbench.campaign import runner as runner_module
-from duplexbench.campaign.ahead import AheadReport, plan_rehearsals, render_ahead
-from duplexbench.campaign.execution import ExecutionOptions
-from duplexbench.campaign.rehearsal import Rehearsal, RehearsalCache, rehearse
-from duplexbench.campaign.runner import RunOptions, prepare_target, run_campaign
-from duplexbench.items.load import load_item
-from duplexbench.speech import bank as bank_module
-from duplexbench.speech.asr import Transcript
-from duplexbench.speech.bank import SpeechBank
+from duplexbench.agents import _cascade as cascade
+from duplexbench.audio._wav import read_wav
+from duplexbench.campaign import _ahead as ahead_module
+from duplexbench.campaign import _rehearsal as rehearsal_module
+from duplexbench.campaign import _runner as runner_module
+from duplexbench.campaign._ahead import AheadReport, plan_rehearsals, render_ahead
+from duplexbench.campaign._execution import ExecutionOptions
+from duplexbench.campaign._rehearsal import Rehearsal, RehearsalCache, rehearse
+from duplexbench.campaign._runner import RunOptions, prepare_target, run_campaign
+from duplexbench.items._load import load_item
+from duplexbench.speech import _bank as bank_module
+from duplexbench.speech._asr import Transcript
+from duplexbench.speech._bank import SpeechBank
 from support.fixtures import FIXTURES
 from support.scores import workflow_scores
 

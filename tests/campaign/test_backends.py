@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-import duplexbench.speech.bank as bank_module
-from duplexbench.campaign.backends import InlineBackend, PoolBackend
-from duplexbench.campaign.jobs import EpisodeJob, JobConfig
-from duplexbench.items.load import item_checksum, load_item
-from duplexbench.speech.bank import use_remote_renderer
-from duplexbench.speech.threads import SPEECH_THREADS_ENV, threads_per_worker
+import duplexbench.speech._bank as bank_module
+from duplexbench.campaign._backends import InlineBackend, PoolBackend
+from duplexbench.campaign._jobs import EpisodeJob, JobConfig
+from duplexbench.items._load import item_checksum, load_item
+from duplexbench.speech._bank import use_remote_renderer
+from duplexbench.speech._threads import SPEECH_THREADS_ENV, threads_per_worker
 from support.fixtures import FIXTURES
 
 
@@ -40,7 +40,7 @@ def test_pool_workers_keep_what_the_user_set(monkeypatch: pytest.MonkeyPatch) ->
         backend.close()
 
 
-BANK = "__import__('duplexbench.speech.bank', fromlist=['_'])"
+BANK = "__import__('duplexbench.speech._bank', fromlist=['_'])"
 INSTALLED = f"getattr({BANK}._REMOTE[0], 'slot', None)"
 
 

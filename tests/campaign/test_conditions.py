@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from duplexbench.campaign.conditions import CONDITIONS, get_condition, parse_conditions
-from duplexbench.users.personas import NEUTRAL, PERSONAS
-from duplexbench.users.turntaking import NATURAL, POLITE
+from duplexbench.campaign._conditions import CONDITIONS, get_condition, parse_conditions
+from duplexbench.users._personas import NEUTRAL, PERSONAS
+from duplexbench.users._turntaking import NATURAL, POLITE
 
 
 def test_presets_and_pairs() -> None:

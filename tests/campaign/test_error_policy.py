@@ -10,27 +10,27 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from duplexbench.agents.audio_builtin import SilentAgent
-from duplexbench.agents.protocol import ToolResultMessage
-from duplexbench.audio.frames import AudioFrame
-from duplexbench.campaign.action_scoring import (
+from duplexbench.agents._audio_builtin import SilentAgent
+from duplexbench.agents._protocol import ToolResultMessage
+from duplexbench.audio._frames import AudioFrame
+from duplexbench.campaign._action_scoring import (
     save_action_episode,
     score_action_trace,
     summarize_actions,
 )
-from duplexbench.campaign.execution import ExecutionOptions
-from duplexbench.campaign.runner import RunOptions, run_campaign
-from duplexbench.campaign.spec import CampaignSpec
+from duplexbench.campaign._execution import ExecutionOptions
+from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._spec import CampaignSpec
 from duplexbench.cli import main
-from duplexbench.cli.workflow_table import print_scorecard
-from duplexbench.items.action import ActionItem
-from duplexbench.orchestrator.replay import ActionSetup, ReplayConfig
-from duplexbench.orchestrator.replay_loop import ActionEpisode
-from duplexbench.orchestrator.text_loop import TextEpisode
-from duplexbench.report.analysis import analyze
-from duplexbench.report.html import render_html
+from duplexbench.cli._workflow_table import print_scorecard
+from duplexbench.items._action import ActionItem
+from duplexbench.orchestrator._replay import ActionSetup, ReplayConfig
+from duplexbench.orchestrator._replay_loop import ActionEpisode
+from duplexbench.orchestrator._text_loop import TextEpisode
+from duplexbench.report._analysis import analyze
+from duplexbench.report._html import render_html
 from duplexbench.scoring.summary_models import summary_data
-from duplexbench.speech.bank import SpeechBank
+from duplexbench.speech._bank import SpeechBank
 from support.fixtures import FIXTURES
 from support.replay_builders import Timeline, gap, item
 from support.scores import workflow_scores, workflow_summary

@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from duplexbench.agents.registry import get_agent
-from duplexbench.campaign.execution import ExecutionOptions
-from duplexbench.campaign.plan import CampaignPlan, run_plan
-from duplexbench.campaign.runner import RunOptions, run_campaign
+from duplexbench.agents._registry import get_agent
+from duplexbench.campaign._execution import ExecutionOptions
+from duplexbench.campaign._plan import CampaignPlan, run_plan
+from duplexbench.campaign._runner import RunOptions, run_campaign
 from duplexbench.cli import main
 from support.fixtures import FIXTURES
 from support.scores import workflow_scores

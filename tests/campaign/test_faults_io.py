@@ -25,11 +25,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from duplexbench.campaign.engine import RunTally
-from duplexbench.campaign.execution import ExecutionOptions, execute
-from duplexbench.campaign.lock import run_lock
-from duplexbench.campaign.rundir import StorageError, read_campaign
-from duplexbench.campaign.runner import (
+from duplexbench.campaign._engine import RunTally
+from duplexbench.campaign._execution import ExecutionOptions, execute
+from duplexbench.campaign._lock import run_lock
+from duplexbench.campaign._rundir import StorageError, read_campaign
+from duplexbench.campaign._runner import (
     RunOptions,
     RunResult,
     finish_target,
@@ -37,10 +37,10 @@ from duplexbench.campaign.runner import (
     run_campaign,
     start_target,
 )
-from duplexbench.campaign.store import StoreError, check_index, refresh_index, upsert_episode
+from duplexbench.campaign._store import StoreError, check_index, refresh_index, upsert_episode
 from duplexbench.cli import main
-from duplexbench.scoring.episode import EpisodeScore
-from duplexbench.trace.io import write_events
+from duplexbench.scoring._episode import EpisodeScore
+from duplexbench.trace._io import write_events
 from support.fixtures import FIXTURES
 from support.scores import workflow_scores, workflow_summary
 
@@ -293,8 +293,8 @@ def test_read_only_folder_for_real(tmp_path: Path) -> None:
 
 
 WORKER_FAULTS: dict[str, tuple[str, Callable[..., Any]]] = {
-    "temp folder": ("duplexbench.campaign.jobs.tempfile.mkdtemp", tempfile.mkdtemp),
-    "trace file": ("duplexbench.campaign.episode_runner.write_events", write_events),
+    "temp folder": ("duplexbench.campaign._jobs.tempfile.mkdtemp", tempfile.mkdtemp),
+    "trace file": ("duplexbench.campaign._episode_runner.write_events", write_events),
 }
 
 

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duplexbench.campaign.index_rows import ActionRow, FieldRow, WorkflowRow, episode_rows
-from duplexbench.campaign.store import StoreError, index_path
-from duplexbench.campaign.store_rows import (
+from duplexbench.campaign._index_rows import ActionRow, FieldRow, WorkflowRow, episode_rows
+from duplexbench.campaign._store import StoreError, index_path
+from duplexbench.campaign._store_rows import (
     DDL,
     EPISODE_COLUMNS,
     KEY,
@@ -21,18 +21,18 @@ from duplexbench.campaign.store_rows import (
     field_rows,
     insert_sql,
 )
-from duplexbench.scoring.actions.result import ActionScore
-from duplexbench.scoring.actions.summary import action_block
-from duplexbench.scoring.episode import Afa, EpisodeScore
-from duplexbench.scoring.fields import FieldScore
-from duplexbench.scoring.floor_control import (
+from duplexbench.scoring._actions.result import ActionScore
+from duplexbench.scoring._actions.summary import action_block
+from duplexbench.scoring._episode import Afa, EpisodeScore
+from duplexbench.scoring._fields import FieldScore
+from duplexbench.scoring._floor_control import (
     FloorScore,
     correction_block,
     floor_block,
     timing_block,
 )
-from duplexbench.scoring.outcomes import item_runs, per_task_afa, per_task_success
-from duplexbench.scoring.reliability import reliability
+from duplexbench.scoring._outcomes import item_runs, per_task_afa, per_task_success
+from duplexbench.scoring._reliability import reliability
 
 RUN = {"agent": "a", "condition": "clean", "suite": "s"}
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import gc
 
-from duplexbench.campaign.jobs import EpisodeJob, JobConfig, execute_job
-from duplexbench.items.load import item_checksum, load_item
-from duplexbench.orchestrator.audio_loop import AudioEpisode
+from duplexbench.campaign._jobs import EpisodeJob, JobConfig, execute_job
+from duplexbench.items._load import item_checksum, load_item
+from duplexbench.orchestrator._audio_loop import AudioEpisode
 from support.fixtures import FIXTURES
 
 

@@ -28,7 +28,7 @@ import time
 from functools import partial
 from pathlib import Path
 
-from duplexbench.campaign.store import check_index
+from duplexbench.campaign._store import check_index
 from support.fixtures import FIXTURES
 from support.waiting import stop_when
 

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from duplexbench.campaign.runner import RunOptions, run_campaign
-from duplexbench.items.action import ActionItem
-from duplexbench.items.action_suite import load_action_suite
-from duplexbench.items.suite import SuiteManifest
-from duplexbench.suites.package import resolve_suite, write_suite
+from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.items._action import ActionItem
+from duplexbench.items._action_suite import load_action_suite
+from duplexbench.items._suite import SuiteManifest
+from duplexbench.suites._package import resolve_suite, write_suite
 from support.scores import action_scores
 
 pytest.importorskip("piper", reason="ideal-floor speaks with piper:joe")

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from duplexbench.campaign.execution import ExecutionOptions
-from duplexbench.campaign.plan import CampaignPlan, load_plan, run_plan
-from duplexbench.campaign.rundir import RunDirError
+from duplexbench.campaign._execution import ExecutionOptions
+from duplexbench.campaign._plan import CampaignPlan, load_plan, run_plan
+from duplexbench.campaign._rundir import RunDirError
 from duplexbench.cli import main
-from duplexbench.items.errors import ItemError
+from duplexbench.items._errors import ItemError
 from support.fixtures import FIXTURES
 
 PLAN = {

@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-import duplexbench.speech.bank as bank_module
-from duplexbench.campaign.execution import wants_render_service
-from duplexbench.campaign.render_service import SERVICE_ENV, RenderService, ServiceClient
-from duplexbench.speech.bank import ClipRequest, SpeechBank, renders, use_remote_renderer
-from duplexbench.speech.tts import TTSError
+import duplexbench.speech._bank as bank_module
+from duplexbench.campaign._execution import wants_render_service
+from duplexbench.campaign._render_service import SERVICE_ENV, RenderService, ServiceClient
+from duplexbench.speech._bank import ClipRequest, SpeechBank, renders, use_remote_renderer
+from duplexbench.speech._tts import TTSError
 
 VOICE = "synthetic:alto"
 

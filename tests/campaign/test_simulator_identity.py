@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from duplexbench.campaign.execution import ExecutionOptions
-from duplexbench.campaign.rundir import RunDirError
-from duplexbench.campaign.runner import RunOptions, run_campaign
-from duplexbench.report.analysis import analyze
+from duplexbench.campaign._execution import ExecutionOptions
+from duplexbench.campaign._rundir import RunDirError
+from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.report._analysis import analyze
 from duplexbench.scoring.summary_models import summary_data
-from duplexbench.users.observer import ObserverConfig
-from duplexbench.users.simulator import SIMULATOR_VERSION
+from duplexbench.users._observer import ObserverConfig
+from duplexbench.users._simulator import SIMULATOR_VERSION
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 

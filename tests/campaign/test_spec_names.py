@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from duplexbench.campaign.runner import RunOptions, run_campaign
-from duplexbench.campaign.spec import SLUG_MAX, slug
+from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._spec import SLUG_MAX, slug
 from support.fixtures import FIXTURES
 
 

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from duplexbench.campaign.rundir import read_campaign
-from duplexbench.campaign.spec import CampaignSpec
-from duplexbench.campaign.store import (
+from duplexbench.campaign._rundir import read_campaign
+from duplexbench.campaign._spec import CampaignSpec
+from duplexbench.campaign._store import (
     INDEX_NAME,
     StoreError,
     check_index,
@@ -27,11 +27,11 @@ from duplexbench.campaign.store import (
     refresh_index,
     upsert_episode,
 )
-from duplexbench.campaign.store_export import export
-from duplexbench.campaign.store_rows import EXPORT_COLUMNS
+from duplexbench.campaign._store_export import export
+from duplexbench.campaign._store_rows import EXPORT_COLUMNS
 from duplexbench.cli import main
-from duplexbench.scoring.actions.result import ActionScore
-from duplexbench.scoring.episode import EpisodeScore
+from duplexbench.scoring._actions.result import ActionScore
+from duplexbench.scoring._episode import EpisodeScore
 from support.fixtures import FIXTURES
 
 EPISODES = 10  # 5 fixture items x 2 repetitions
@@ -146,9 +146,9 @@ def test_concurrent_upserts_from_two_processes(run_dir: Path) -> None:
         """
         import sys
         from pathlib import Path
-        from duplexbench.campaign.rundir import read_campaign
-        from duplexbench.campaign.store import upsert_episode
-        from duplexbench.scoring.episode import EpisodeScore
+        from duplexbench.campaign._rundir import read_campaign
+        from duplexbench.campaign._store import upsert_episode
+        from duplexbench.scoring._episode import EpisodeScore
         run_dir, offset = Path(sys.argv[1]), int(sys.argv[2])
         spec = read_campaign(run_dir)
         template = EpisodeScore.model_validate_json(

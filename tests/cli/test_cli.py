@@ -11,9 +11,9 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
-from duplexbench.audio.wav import read_wav
+from duplexbench.audio._wav import read_wav
 from duplexbench.cli import main
-from duplexbench.speech.tts import SpeechUnavailable
+from duplexbench.speech._tts import SpeechUnavailable
 from support.fixtures import FIXTURES
 
 
@@ -285,7 +285,7 @@ def test_channel_and_speech_problems_are_reported_before_running(
             "the piper voice is not installed: pip install 'duplexbench[speech]'"
         )
 
-    monkeypatch.setattr("duplexbench.campaign.preflight.get_tts", missing)
+    monkeypatch.setattr("duplexbench.campaign._preflight.get_tts", missing)
     result = CliRunner().invoke(
         main, ["run", "--suite", str(FIXTURES), "--out", str(tmp_path / "b")]
     )

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 from click.testing import CliRunner
 
-from duplexbench.audio.wav import write_wav
+from duplexbench.audio._wav import write_wav
 from duplexbench.cli import main
-from duplexbench.trace.io import read_events
+from duplexbench.trace._io import read_events
 from support.chat_endpoint import ChatHandler, serve_chat
 from support.fixtures import FIXTURES
 

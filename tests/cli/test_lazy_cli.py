@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 from click.testing import CliRunner
 
-from duplexbench.agents.registry import get_agent, list_agents
+from duplexbench.agents._registry import get_agent, list_agents
 from duplexbench.cli import VERBS, main
 
 
@@ -55,7 +55,7 @@ def test_a_local_agent_run_starts_without_the_network_stack(tmp_path: Path) -> N
     adapter, asyncio or websockets (they cost start-up; only network agents use them)."""
     probe = (
         "import json, os, sys\n"
-        "import duplexbench.campaign.episode_runner as episode_runner\n"
+        "import duplexbench.campaign._episode_runner as episode_runner\n"
         "def first_episode(self, setup):\n"
         "    names = [m for m in sys.modules if m.split('.')[0] in ('asyncio', 'websockets')\n"
         "             or m.startswith('duplexbench.agents.') and m.split('.')[-1] in\n"

@@ -11,8 +11,8 @@ import yaml
 from click.testing import CliRunner
 
 from duplexbench.cli import main
-from duplexbench.items.load import item_checksum
-from duplexbench.items.suite import load_suite
+from duplexbench.items._load import item_checksum
+from duplexbench.items._suite import load_suite
 from support.fixtures import FIXTURES
 
 

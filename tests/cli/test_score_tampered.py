@@ -7,10 +7,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from duplexbench.campaign.runner import RunOptions, run_campaign
+from duplexbench.campaign._runner import RunOptions, run_campaign
 from duplexbench.cli import main
-from duplexbench.trace.events import ApprovalGranted, ApprovalGrantedData
-from duplexbench.trace.io import dump_event, read_events, write_events
+from duplexbench.trace._events import ApprovalGranted, ApprovalGrantedData
+from duplexbench.trace._io import dump_event, read_events, write_events
 from support.fixtures import FIXTURES
 
 

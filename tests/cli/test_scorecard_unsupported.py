@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from duplexbench.cli.workflow_table import print_scorecard, unsupported_cells
-from duplexbench.scoring.summary import build_summary
+from duplexbench.cli._workflow_table import print_scorecard, unsupported_cells
+from duplexbench.scoring._summary import build_summary
 from duplexbench.scoring.summary_models import (
     UnsupportedValues,
     WorkflowRunSummary,

@@ -9,7 +9,7 @@ import yaml
 from click.testing import CliRunner
 
 from duplexbench.cli import main
-from duplexbench.suites.package import DATA
+from duplexbench.suites._package import DATA
 
 
 def test_validate_actions_v1_passes_with_counts() -> None:

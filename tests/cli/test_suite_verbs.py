@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from duplexbench.cli import main
-from duplexbench.suites.package import DATA
+from duplexbench.suites._package import DATA
 
 
 def invoke(*args: str) -> object:

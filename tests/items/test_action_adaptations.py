@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from duplexbench.items.action import CONDITIONS, adaptation_of
+from duplexbench.items._action import CONDITIONS, adaptation_of
 
 
 def test_each_cued_speaking_condition_has_its_adaptation() -> None:

@@ -37,10 +37,10 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from duplexbench.items.action_suite import load_action_item, load_action_suite, suite_family
-from duplexbench.items.errors import ItemError, Problem
-from duplexbench.items.load import MAX_ITEM_BYTES, MAX_YAML_NODES, load_item
-from duplexbench.items.suite import load_suite
+from duplexbench.items._action_suite import load_action_item, load_action_suite, suite_family
+from duplexbench.items._errors import ItemError, Problem
+from duplexbench.items._load import MAX_ITEM_BYTES, MAX_YAML_NODES, load_item
+from duplexbench.items._suite import load_suite
 from support.fixtures import FIXTURES
 from support.fuzzing import FUZZ, get, json_strategies, paths_of, time_guard
 

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from duplexbench.items.action_suite import load_action_suite
-from duplexbench.items.errors import ItemError
-from duplexbench.items.load import item_checksum
-from duplexbench.items.suite import load_suite
-from duplexbench.suites.package import resolve_suite
+from duplexbench.items._action_suite import load_action_suite
+from duplexbench.items._errors import ItemError
+from duplexbench.items._load import item_checksum
+from duplexbench.items._suite import load_suite
+from duplexbench.suites._package import resolve_suite
 from support.fixtures import FIXTURES
 
 BROKEN_YAML = "id: broken\nuser: [unclosed\n"

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import yaml
 
-from duplexbench.items.errors import ItemError
-from duplexbench.items.load import MAX_ITEM_BYTES, item_checksum, load_item, parse_item
-from duplexbench.items.suite import load_suite
+from duplexbench.items._errors import ItemError
+from duplexbench.items._load import MAX_ITEM_BYTES, item_checksum, load_item, parse_item
+from duplexbench.items._suite import load_suite
 from support.fixtures import FIXTURES, fixture_data
 
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 import yaml
 
-from duplexbench.items.errors import ItemError
-from duplexbench.items.load import item_checksum, load_item, read_document
+from duplexbench.items._errors import ItemError
+from duplexbench.items._load import item_checksum, load_item, read_document
 from support.fixtures import FIXTURES
 
 
@@ -25,7 +25,7 @@ def parses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
         seen.append(text)
         return real(text, Loader=Loader)
 
-    monkeypatch.setattr("duplexbench.items.load.yaml.load", counting)  # the loader's yaml
+    monkeypatch.setattr("duplexbench.items._load.yaml.load", counting)  # the loader's yaml
     return seen
 
 

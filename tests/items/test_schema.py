@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 from jsonschema import Draft202012Validator
 
-from duplexbench.items.schema import workflow_json_schema
+from duplexbench.items._schema import workflow_json_schema
 from support.fixtures import FIXTURES
 
 DOCS_SCHEMA = Path(__file__).parents[2] / "docs" / "formats" / "workflow.schema.json"

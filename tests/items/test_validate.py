@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from duplexbench.items.errors import ItemError
-from duplexbench.items.load import parse_item
-from duplexbench.items.validate import EMPTY_GOLD
+from duplexbench.items._errors import ItemError
+from duplexbench.items._load import parse_item
+from duplexbench.items._validate import EMPTY_GOLD
 from support.fixtures import fixture_data
 
 

@@ -8,9 +8,9 @@ from typing import Any, cast
 import numpy as np
 import pytest
 
-from duplexbench.agents.audio_builtin import AudioOracle, SilentAgent
-from duplexbench.agents.audio_protocol import AudioSession
-from duplexbench.agents.events import (
+from duplexbench.agents._audio_builtin import AudioOracle, SilentAgent
+from duplexbench.agents._audio_protocol import AudioSession
+from duplexbench.agents._events import (
     AgentEvent,
     AudioDelta,
     EndCall,
@@ -19,13 +19,13 @@ from duplexbench.agents.events import (
     ToolCallRequest,
     TranscriptDelta,
 )
-from duplexbench.agents.protocol import ToolResultMessage
-from duplexbench.audio.frames import AudioFrame
-from duplexbench.audio.pcm import sha256_pcm
-from duplexbench.items.load import parse_item
-from duplexbench.orchestrator.audio_loop import AudioChannelConfig
-from duplexbench.scoring.episode import score_episode
-from duplexbench.trace.events import (
+from duplexbench.agents._protocol import ToolResultMessage
+from duplexbench.audio._frames import AudioFrame
+from duplexbench.audio._pcm import sha256_pcm
+from duplexbench.items._load import parse_item
+from duplexbench.orchestrator._audio_loop import AudioChannelConfig
+from duplexbench.scoring._episode import score_episode
+from duplexbench.trace._events import (
     ActionBlocked,
     AgentActs,
     AgentTruncated,

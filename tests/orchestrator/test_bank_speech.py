@@ -6,9 +6,9 @@ from pathlib import Path
 
 import numpy as np
 
-from duplexbench.agents.audio_protocol import SpeechKit
-from duplexbench.orchestrator.audio_loop import BankSpeech
-from duplexbench.speech.bank import SpeechBank
+from duplexbench.agents._audio_protocol import SpeechKit
+from duplexbench.orchestrator._audio_loop import BankSpeech
+from duplexbench.speech._bank import SpeechBank
 
 
 def test_an_agent_can_hear_what_is_said_and_answer(tmp_path: Path) -> None:

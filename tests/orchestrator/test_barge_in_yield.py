@@ -13,18 +13,18 @@ from typing import Any
 
 import numpy as np
 
-from duplexbench.agents.audio_builtin import AudioOracle
-from duplexbench.agents.audio_protocol import AudioSession
-from duplexbench.agents.events import AgentEvent, AudioDelta, ResponseDone, SpeechCancelled
-from duplexbench.agents.protocol import ToolResultMessage
-from duplexbench.audio.frames import AudioFrame
-from duplexbench.items.load import parse_item
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.scoring.episode import score_episode
-from duplexbench.scoring.floor_control import FloorScore
-from duplexbench.scoring.interaction import interaction_metrics
-from duplexbench.scoring.interaction.record import timeline_record
-from duplexbench.trace.events import AgentUtterance, FloorYield, TraceEvent
+from duplexbench.agents._audio_builtin import AudioOracle
+from duplexbench.agents._audio_protocol import AudioSession
+from duplexbench.agents._events import AgentEvent, AudioDelta, ResponseDone, SpeechCancelled
+from duplexbench.agents._protocol import ToolResultMessage
+from duplexbench.audio._frames import AudioFrame
+from duplexbench.items._load import parse_item
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.scoring._episode import score_episode
+from duplexbench.scoring._floor_control import FloorScore
+from duplexbench.scoring._interaction import interaction_metrics
+from duplexbench.scoring._interaction.record import timeline_record
+from duplexbench.trace._events import AgentUtterance, FloorYield, TraceEvent
 from support.fixtures import fixture_item
 from support.helpers import run_audio
 

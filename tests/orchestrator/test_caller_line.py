@@ -7,19 +7,19 @@ from typing import Any, cast
 
 import pytest
 
-from duplexbench.agents.audio_builtin import AudioOracle, SilentAgent
-from duplexbench.audio.effects import EffectsConfig
-from duplexbench.audio.pcm import sha256_pcm
-from duplexbench.items.load import item_checksum
-from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode, BankSpeech
-from duplexbench.orchestrator.episode import EpisodeSetup
-from duplexbench.scoring.episode import score_episode
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.trace.condition_events import ConditionSetup, UserEffect
-from duplexbench.trace.events import EpisodeAudio, UserUtterance
-from duplexbench.users.caller import CallerConfig
-from duplexbench.users.sounds import OutOfTurnConfig
-from duplexbench.users.turntaking import NATURAL
+from duplexbench.agents._audio_builtin import AudioOracle, SilentAgent
+from duplexbench.audio._effects import EffectsConfig
+from duplexbench.audio._pcm import sha256_pcm
+from duplexbench.items._load import item_checksum
+from duplexbench.orchestrator._audio_loop import AudioChannelConfig, AudioEpisode, BankSpeech
+from duplexbench.orchestrator._episode import EpisodeSetup
+from duplexbench.scoring._episode import score_episode
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.trace._condition_events import ConditionSetup, UserEffect
+from duplexbench.trace._events import EpisodeAudio, UserUtterance
+from duplexbench.users._caller import CallerConfig
+from duplexbench.users._sounds import OutOfTurnConfig
+from duplexbench.users._turntaking import NATURAL
 from support.fixtures import fixture_item
 from support.helpers import run_audio
 

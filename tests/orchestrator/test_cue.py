@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from duplexbench.orchestrator.cue import (
+from duplexbench.orchestrator._cue import (
     CueState,
     RuleCueController,
     TakeoverDetector,
 )
-from duplexbench.orchestrator.playback import Delivered, HeardWord
-from duplexbench.orchestrator.replay import AgentTranscript, ReplayConfig, Utterance
+from duplexbench.orchestrator._playback import Delivered, HeardWord
+from duplexbench.orchestrator._replay import AgentTranscript, ReplayConfig, Utterance
 
 CONFIG = ReplayConfig()
 LEAD_IN_END = 3000

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from duplexbench.agents.audio_builtin import AudioOracle, EchoAgent
-from duplexbench.agents.events import AudioDelta, ResponseDone
-from duplexbench.items.load import parse_item
-from duplexbench.scoring.episode import score_episode
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.trace.events import (
+from duplexbench.agents._audio_builtin import AudioOracle, EchoAgent
+from duplexbench.agents._events import AudioDelta, ResponseDone
+from duplexbench.items._load import parse_item
+from duplexbench.scoring._episode import score_episode
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.trace._events import (
     AgentActs,
     AgentUtterance,
     DuplexEventFired,

@@ -6,12 +6,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from duplexbench.audio.pcm import Int16Array
-from duplexbench.orchestrator.hearing import PAUSE_MS, Hearing
-from duplexbench.orchestrator.playback import Delivered, HeardWord
-from duplexbench.speech.asr import EMPTY, Transcript, Word, register_asr
-from duplexbench.trace.events import AgentActs, AgentUtterance
-from duplexbench.trace.io import Recorder
+from duplexbench.audio._pcm import Int16Array
+from duplexbench.orchestrator._hearing import PAUSE_MS, Hearing
+from duplexbench.orchestrator._playback import Delivered, HeardWord
+from duplexbench.speech._asr import EMPTY, Transcript, Word, register_asr
+from duplexbench.trace._events import AgentActs, AgentUtterance
+from duplexbench.trace._io import Recorder
 
 FRAME_MS, RATE = 20, 16_000
 N = RATE * FRAME_MS // 1000

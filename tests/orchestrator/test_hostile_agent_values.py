@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from duplexbench.agents.audio_protocol import AudioSession
-from duplexbench.agents.events import AgentEvent, ResponseDone, ToolCallRequest, TranscriptDelta
-from duplexbench.agents.protocol import ToolResultMessage
-from duplexbench.audio.frames import AudioFrame
-from duplexbench.orchestrator.episode import loggable
-from duplexbench.trace.io import read_events, write_events
+from duplexbench.agents._audio_protocol import AudioSession
+from duplexbench.agents._events import AgentEvent, ResponseDone, ToolCallRequest, TranscriptDelta
+from duplexbench.agents._protocol import ToolResultMessage
+from duplexbench.audio._frames import AudioFrame
+from duplexbench.orchestrator._episode import loggable
+from duplexbench.trace._io import read_events, write_events
 from support.fixtures import fixture_item
 from support.helpers import run_audio
 

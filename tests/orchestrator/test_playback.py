@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from duplexbench.orchestrator.playback import Playback
+from duplexbench.orchestrator._playback import Playback
 
 
 def ones(ms: int) -> np.ndarray:

@@ -10,23 +10,23 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from duplexbench.agents.audio_builtin import SilentAgent
-from duplexbench.agents.audio_protocol import AudioSession, StepAgent, StreamingAgent
-from duplexbench.agents.events import AgentEvent, AudioDelta, ResponseDone, ToolCallRequest
-from duplexbench.agents.ideal_floor import IdealFloorAgent
-from duplexbench.agents.protocol import ToolResultMessage
-from duplexbench.agents.streaming import StepAsStreaming
-from duplexbench.audio.frames import AudioFrame
-from duplexbench.audio.pcm import SAMPLE_RATE, Int16Array
-from duplexbench.items.action import ActionItem, Segment
-from duplexbench.orchestrator.clock import RealtimeClock
-from duplexbench.orchestrator.replay import ActionRecord, ActionSetup, ReplayConfig
-from duplexbench.orchestrator.replay_loop import ActionEpisode
-from duplexbench.speech.asr import EMPTY, ASREngine, Transcript, Word, register_asr
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.trace.events import AgentUtterance, EpisodeStart, ToolCall
-from duplexbench.trace.io import read_events, write_events
-from duplexbench.trace.replay_events import ReplayCue, ReplaySegment, ReplayUserStopped
+from duplexbench.agents._audio_builtin import SilentAgent
+from duplexbench.agents._audio_protocol import AudioSession, StepAgent, StreamingAgent
+from duplexbench.agents._events import AgentEvent, AudioDelta, ResponseDone, ToolCallRequest
+from duplexbench.agents._ideal_floor import IdealFloorAgent
+from duplexbench.agents._protocol import ToolResultMessage
+from duplexbench.agents._streaming import StepAsStreaming
+from duplexbench.audio._frames import AudioFrame
+from duplexbench.audio._pcm import SAMPLE_RATE, Int16Array
+from duplexbench.items._action import ActionItem, Segment
+from duplexbench.orchestrator._clock import RealtimeClock
+from duplexbench.orchestrator._replay import ActionRecord, ActionSetup, ReplayConfig
+from duplexbench.orchestrator._replay_loop import ActionEpisode
+from duplexbench.speech._asr import EMPTY, ASREngine, Transcript, Word, register_asr
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.trace._events import AgentUtterance, EpisodeStart, ToolCall
+from duplexbench.trace._io import read_events, write_events
+from duplexbench.trace._replay_events import ReplayCue, ReplaySegment, ReplayUserStopped
 from support.replay_builders import Timeline, gap, item, one_per_action, span
 
 CONFIG = ReplayConfig(asr=None, agent_voice="synthetic:tenor")

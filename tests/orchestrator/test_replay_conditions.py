@@ -9,22 +9,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from duplexbench.agents.audio_builtin import SilentAgent
-from duplexbench.agents.audio_protocol import AudioSession
-from duplexbench.agents.events import AgentEvent
-from duplexbench.agents.protocol import ToolResultMessage
-from duplexbench.audio.effects import EffectsConfig
-from duplexbench.audio.frames import AudioFrame
-from duplexbench.orchestrator.replay import ActionRecord, ActionSetup, ReplayConfig
-from duplexbench.orchestrator.replay_caller import applies_to_replays, replay_caller
-from duplexbench.orchestrator.replay_loop import ActionEpisode
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.trace.condition_events import ConditionSetup
-from duplexbench.trace.events import UserUtterance
-from duplexbench.trace.replay_events import ReplaySegment
-from duplexbench.users.caller import CallerConfig
-from duplexbench.users.personas import get_persona
-from duplexbench.users.sounds import OutOfTurnConfig
+from duplexbench.agents._audio_builtin import SilentAgent
+from duplexbench.agents._audio_protocol import AudioSession
+from duplexbench.agents._events import AgentEvent
+from duplexbench.agents._protocol import ToolResultMessage
+from duplexbench.audio._effects import EffectsConfig
+from duplexbench.audio._frames import AudioFrame
+from duplexbench.orchestrator._replay import ActionRecord, ActionSetup, ReplayConfig
+from duplexbench.orchestrator._replay_caller import applies_to_replays, replay_caller
+from duplexbench.orchestrator._replay_loop import ActionEpisode
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.trace._condition_events import ConditionSetup
+from duplexbench.trace._events import UserUtterance
+from duplexbench.trace._replay_events import ReplaySegment
+from duplexbench.users._caller import CallerConfig
+from duplexbench.users._personas import get_persona
+from duplexbench.users._sounds import OutOfTurnConfig
 from support.replay_builders import Timeline, gap, item, span
 
 pytest.importorskip("piper", reason="the persona speaks with piper:joe")

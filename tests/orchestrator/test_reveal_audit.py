@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from duplexbench.agents import AgentTurn, ScriptedAgent, TextAgent
-from duplexbench.agents.audio_builtin import AudioOracle, SilentAgent
-from duplexbench.agents.builtin import NoopAgent, OracleAgent
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.trace.events import AgentActs, DuplexEventFired, FactRevealed, UserUtterance
+from duplexbench.agents._audio_builtin import AudioOracle, SilentAgent
+from duplexbench.agents._builtin import NoopAgent, OracleAgent
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.trace._events import AgentActs, DuplexEventFired, FactRevealed, UserUtterance
 from support.fixtures import FIXTURES, fixture_item
 from support.helpers import run_audio, run_episode
 

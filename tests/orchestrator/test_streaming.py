@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from duplexbench.agents.audio_builtin import AudioOracle
-from duplexbench.agents.streaming import StepAsStreaming
-from duplexbench.items.load import item_checksum
-from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode
-from duplexbench.orchestrator.clock import RealtimeClock
-from duplexbench.orchestrator.episode import EpisodeSetup
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.trace.events import TraceEvent
+from duplexbench.agents._audio_builtin import AudioOracle
+from duplexbench.agents._streaming import StepAsStreaming
+from duplexbench.items._load import item_checksum
+from duplexbench.orchestrator._audio_loop import AudioChannelConfig, AudioEpisode
+from duplexbench.orchestrator._clock import RealtimeClock
+from duplexbench.orchestrator._episode import EpisodeSetup
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.trace._events import TraceEvent
 from support.fixtures import fixture_item
 from support.helpers import run_audio
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from duplexbench.orchestrator.tape import FrameTape
+from duplexbench.orchestrator._tape import FrameTape
 
 
 def frame(value: int, n: int = 4) -> np.ndarray:

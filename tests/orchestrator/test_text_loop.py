@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from duplexbench.agents import AgentInput, AgentSession, AgentToolCall, AgentTurn, ScriptedAgent
-from duplexbench.agents.builtin import NoopAgent, OracleAgent
-from duplexbench.items.load import parse_item
-from duplexbench.orchestrator.clock import VirtualClock
-from duplexbench.trace.events import (
+from duplexbench.agents._builtin import NoopAgent, OracleAgent
+from duplexbench.items._load import parse_item
+from duplexbench.orchestrator._clock import VirtualClock
+from duplexbench.trace._events import (
     ActionExecuted,
     AgentUtterance,
     ApprovalGranted,

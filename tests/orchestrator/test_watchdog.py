@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from duplexbench.orchestrator.watchdog import FAULTS, Stalled, bounded, kick, limit, watchdog
+from duplexbench.orchestrator._watchdog import FAULTS, Stalled, bounded, kick, limit, watchdog
 
 
 def spin(seconds: float, swallow: bool = False) -> None:

@@ -13,14 +13,14 @@ import pytest
 from click.testing import CliRunner
 
 from duplexbench.cli import main
-from duplexbench.items.suite import SuiteManifest
-from duplexbench.report.analysis import analyze, condition_order
-from duplexbench.report.load import MAX_DEPTH
-from duplexbench.report.taxonomy import DIMENSIONS
-from duplexbench.report.workflow import frontier
-from duplexbench.scoring.compare import PERMUTATIONS, compare_conditions
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.suites.package import write_suite
+from duplexbench.items._suite import SuiteManifest
+from duplexbench.report._analysis import analyze, condition_order
+from duplexbench.report._load import MAX_DEPTH
+from duplexbench.report._taxonomy import DIMENSIONS
+from duplexbench.report._workflow import frontier
+from duplexbench.scoring._compare import PERMUTATIONS, compare_conditions
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.suites._package import write_suite
 from support.fixtures import FIXTURES
 from support.replay_builders import one_per_action
 

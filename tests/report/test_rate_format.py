@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from duplexbench.report.numbers import interval, percent
+from duplexbench.report._numbers import interval, percent
 
 
 @pytest.mark.parametrize(

@@ -12,15 +12,15 @@ from urllib.parse import unquote, urlparse
 import pytest
 from click.testing import CliRunner
 
-from duplexbench.campaign.spec import slug
+from duplexbench.campaign._spec import slug
 from duplexbench.cli import main
-from duplexbench.items.suite import SuiteManifest
-from duplexbench.report.analysis import analyze
-from duplexbench.report.html import CSP, render_html, write_html
-from duplexbench.report.html.parts import Links, script_json
-from duplexbench.report.html.workflow_sections import unsupported_cell
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.suites.package import write_suite
+from duplexbench.items._suite import SuiteManifest
+from duplexbench.report._analysis import analyze
+from duplexbench.report._html import CSP, render_html, write_html
+from duplexbench.report._html.parts import Links, script_json
+from duplexbench.report._html.workflow_sections import unsupported_cell
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.suites._package import write_suite
 from support.browser import open_page
 from support.fixtures import FIXTURES
 from support.replay_builders import one_per_action

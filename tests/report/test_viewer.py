@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from duplexbench.cli import main
-from duplexbench.report.viewer import ViewerError, build_html, load_episode, write_viewer
-from duplexbench.report.viewer.waveform import MAX_POINTS, peaks, points_per_second
+from duplexbench.report._viewer import ViewerError, build_html, load_episode, write_viewer
+from duplexbench.report._viewer.waveform import MAX_POINTS, peaks, points_per_second
 from support.browser import open_page
 from support.fixtures import FIXTURES
 from support.xss import HOSTILE, INJECTED, RAW_TAGS, shown_as_text

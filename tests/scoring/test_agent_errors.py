@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 
 from duplexbench.agents import AgentToolCall, AgentTurn, ScriptedAgent
-from duplexbench.agents.protocol import AgentInput
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.orchestrator.text_loop import TextEpisode
-from duplexbench.scoring.episode import EpisodeScore, score_episode
-from duplexbench.scoring.errors import NO_AGENT_ERROR, all_errored, errors_block
-from duplexbench.scoring.summary import build_summary
-from duplexbench.trace.events import EpisodeEnd, TraceEvent
+from duplexbench.agents._protocol import AgentInput
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.orchestrator._text_loop import TextEpisode
+from duplexbench.scoring._episode import EpisodeScore, score_episode
+from duplexbench.scoring._errors import NO_AGENT_ERROR, all_errored, errors_block
+from duplexbench.scoring._summary import build_summary
+from duplexbench.trace._events import EpisodeEnd, TraceEvent
 from support.fixtures import FIXTURES, fixture_item
 from support.helpers import run_and_score, run_episode
 

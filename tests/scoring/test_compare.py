@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from duplexbench.scoring.compare import (
+from duplexbench.scoring._compare import (
     bootstrap_mean_ci,
     compare_conditions,
     holm_bonferroni,

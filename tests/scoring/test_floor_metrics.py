@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from duplexbench.agents import AgentToolCall, AgentTurn, ScriptedAgent
-from duplexbench.agents.builtin import OracleAgent
-from duplexbench.scoring.episode import Afa, EpisodeScore
-from duplexbench.scoring.fields import FieldScore
-from duplexbench.scoring.floor_control import (
+from duplexbench.agents._builtin import OracleAgent
+from duplexbench.scoring._episode import Afa, EpisodeScore
+from duplexbench.scoring._fields import FieldScore
+from duplexbench.scoring._floor_control import (
     FloorScore,
     correction_block,
     floor_block,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from duplexbench.agents import AgentToolCall, AgentTurn, ScriptedAgent
-from duplexbench.agents.builtin import NoopAgent, OracleAgent
-from duplexbench.items.load import parse_item
-from duplexbench.items.workflow import WorkflowItem
+from duplexbench.agents._builtin import NoopAgent, OracleAgent
+from duplexbench.items._load import parse_item
+from duplexbench.items._workflow import WorkflowItem
 from support.fixtures import fixture_item
 from support.helpers import run_and_score
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from duplexbench.scoring.judge import (
+from duplexbench.scoring._judge import (
     FieldJudge,
     JudgeCache,
     JudgeQuestion,

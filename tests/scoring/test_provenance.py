@@ -7,15 +7,15 @@ from typing import Any, cast
 import pytest
 
 from duplexbench.agents import AgentToolCall, AgentTurn, ScriptedAgent, TextAgent
-from duplexbench.agents.builtin import OracleAgent
-from duplexbench.agents.registry import get_agent
-from duplexbench.items.suite import load_suite
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.scoring.episode import EpisodeScore
-from duplexbench.scoring.provenance import ValueProvenance
-from duplexbench.scoring.summary import build_summary
-from duplexbench.scoring.unsupported import exemption
-from duplexbench.suites.package import resolve_suite
+from duplexbench.agents._builtin import OracleAgent
+from duplexbench.agents._registry import get_agent
+from duplexbench.items._suite import load_suite
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.scoring._episode import EpisodeScore
+from duplexbench.scoring._provenance import ValueProvenance
+from duplexbench.scoring._summary import build_summary
+from duplexbench.scoring._unsupported import exemption
+from duplexbench.suites._package import resolve_suite
 from support.fixtures import fixture_item
 from support.helpers import run_and_score
 

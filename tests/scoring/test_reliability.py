@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from duplexbench.scoring.reliability import ItemRuns, reliability
+from duplexbench.scoring._reliability import ItemRuns, reliability
 
 RUNS = {
     "a": ItemRuns([1, 1, 1], 9, 9),

@@ -7,12 +7,12 @@ from typing import Any
 import pytest
 
 from duplexbench.agents import AgentToolCall, AgentTurn, ScriptedAgent
-from duplexbench.agents.builtin import OracleAgent
-from duplexbench.agents.protocol import AgentInput, AgentSession
-from duplexbench.scoring.episode import score_episode
-from duplexbench.scoring.replay_check import replay_check
-from duplexbench.scoring.summary import build_summary
-from duplexbench.trace.events import (
+from duplexbench.agents._builtin import OracleAgent
+from duplexbench.agents._protocol import AgentInput, AgentSession
+from duplexbench.scoring._episode import score_episode
+from duplexbench.scoring._replay_check import replay_check
+from duplexbench.scoring._summary import build_summary
+from duplexbench.trace._events import (
     ApprovalGranted,
     ApprovalGrantedData,
     EpisodeEnd,

@@ -10,13 +10,13 @@ import jsonschema
 import pytest
 from pydantic import ValidationError
 
-from duplexbench.campaign.runner import RunOptions, run_campaign
-from duplexbench.campaign.spec import CampaignSpec
-from duplexbench.campaign.trust import add_trust
-from duplexbench.items.suite import SuiteManifest
-from duplexbench.scoring.actions.result import ActionScore
-from duplexbench.scoring.actions.summary import action_block
-from duplexbench.scoring.summary import build_summary
+from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._spec import CampaignSpec
+from duplexbench.campaign._trust import add_trust
+from duplexbench.items._suite import SuiteManifest
+from duplexbench.scoring._actions.result import ActionScore
+from duplexbench.scoring._actions.summary import action_block
+from duplexbench.scoring._summary import build_summary
 from duplexbench.scoring.summary_models import (
     ActionRunSummary,
     ActionsBlock,
@@ -25,8 +25,8 @@ from duplexbench.scoring.summary_models import (
     summary_data,
     summary_schema,
 )
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.suites.package import write_suite
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.suites._package import write_suite
 from support.fixtures import FIXTURES
 from support.replay_builders import one_per_action
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from duplexbench.campaign.prices import DEFAULT_PRICES, load_prices
-from duplexbench.scoring.usage import Price, Usage, cost, price_for, usage_block
+from duplexbench.campaign._prices import DEFAULT_PRICES, load_prices
+from duplexbench.scoring._usage import Price, Usage, cost, price_for, usage_block
 
 
 def test_packaged_price_table_loads() -> None:

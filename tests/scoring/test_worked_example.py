@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from duplexbench.items.grading import GraderSpec
-from duplexbench.scoring.judge import FieldJudge, JudgeCache
+from duplexbench.items._grading import GraderSpec
+from duplexbench.scoring._judge import FieldJudge, JudgeCache
 from support.fixtures import fixture_item
 from support.helpers import run_and_score
 from support.worked_example import cache_line, flawed_agent

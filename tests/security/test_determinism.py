@@ -7,8 +7,8 @@ import json
 import shutil
 from pathlib import Path
 
-from duplexbench.campaign.rescore import rescore_run
-from duplexbench.campaign.runner import RunOptions, run_campaign
+from duplexbench.campaign._rescore import rescore_run
+from duplexbench.campaign._runner import RunOptions, run_campaign
 from support.fixtures import FIXTURES
 
 

@@ -21,19 +21,19 @@ from typing import Any
 import numpy as np
 import pytest
 
-from duplexbench.audio.effects import RecordingSource
-from duplexbench.audio.pcm import AudioFormatError
-from duplexbench.audio.wav import MAX_WAV_BYTES, read_wav, write_wav
-from duplexbench.campaign.plan import MAX_PLAN_BYTES, load_plan
-from duplexbench.campaign.prices import load_prices
-from duplexbench.campaign.rundir import RunDirError
-from duplexbench.items.action_suite import load_action_item, load_action_suite
-from duplexbench.items.errors import ItemError
-from duplexbench.items.load import MAX_ITEM_BYTES, load_item
-from duplexbench.items.suite import MAX_MANIFEST_BYTES, load_suite
+from duplexbench.audio._effects import RecordingSource
+from duplexbench.audio._pcm import AudioFormatError
+from duplexbench.audio._wav import MAX_WAV_BYTES, read_wav, write_wav
+from duplexbench.campaign._plan import MAX_PLAN_BYTES, load_plan
+from duplexbench.campaign._prices import load_prices
+from duplexbench.campaign._rundir import RunDirError
+from duplexbench.items._action_suite import load_action_item, load_action_suite
+from duplexbench.items._errors import ItemError
+from duplexbench.items._load import MAX_ITEM_BYTES, load_item
+from duplexbench.items._suite import MAX_MANIFEST_BYTES, load_suite
+from duplexbench.suites._apex_voice import common
+from duplexbench.suites._apex_voice.common import ApexImportError, read_package
 from duplexbench.suites.actions.corpus import MAX_CORPUS_BYTES, load_corpus
-from duplexbench.suites.apex_voice import common
-from duplexbench.suites.apex_voice.common import ApexImportError, read_package
 from support.fixtures import FIXTURES
 from support.fuzzing import time_guard  # fails instead of hanging (an unfixed FIFO read blocks)
 

@@ -20,16 +20,16 @@ import numpy as np
 import pytest
 import yaml
 
-from duplexbench.audio.wav import write_wav
-from duplexbench.campaign import conditions
-from duplexbench.campaign.conditions import check_noise_dir
+from duplexbench.audio._wav import write_wav
+from duplexbench.campaign import _conditions as conditions
+from duplexbench.campaign._conditions import check_noise_dir
 from duplexbench.files import UnsafeFileError, resolve_inside
-from duplexbench.items.action_suite import load_action_suite, suite_family
-from duplexbench.items.errors import ItemError
-from duplexbench.items.load import load_item
-from duplexbench.items.suite import load_suite
-from duplexbench.suites.apex_voice.common import ApexImportError, read_package
-from duplexbench.suites.package import DATA, resolve_suite
+from duplexbench.items._action_suite import load_action_suite, suite_family
+from duplexbench.items._errors import ItemError
+from duplexbench.items._load import load_item
+from duplexbench.items._suite import load_suite
+from duplexbench.suites._apex_voice.common import ApexImportError, read_package
+from duplexbench.suites._package import DATA, resolve_suite
 from support.fixtures import FIXTURES
 
 ITEM = FIXTURES / "airline-rebooking.yaml"
@@ -161,7 +161,7 @@ def test_regression_a_copy_of_workflows_mini_without_its_sibling_is_refused(
 def test_regression_manifest_item_count_is_bounded(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("duplexbench.items.suite.MAX_SUITE_FILES", 2)
+    monkeypatch.setattr("duplexbench.items._suite.MAX_SUITE_FILES", 2)
     folder = suite(tmp_path / "s", ["a.yaml"] * 3)
     assert "3 item files; the limit is 2 per suite" in problems(load_suite, folder)
 

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from duplexbench.agents.builtin import OracleAgent
-from duplexbench.agents.protocol import TextAgent
-from duplexbench.agents.registry import AgentSpec, Channel, list_agents, register_agent
+from duplexbench.agents._builtin import OracleAgent
+from duplexbench.agents._protocol import TextAgent
+from duplexbench.agents._registry import AgentSpec, Channel, list_agents, register_agent
 from duplexbench.cli import main
-from duplexbench.items.grading import GraderSpec
-from duplexbench.items.load import item_checksum, load_item
+from duplexbench.items._grading import GraderSpec
+from duplexbench.items._load import item_checksum, load_item
 from support.chat_endpoint import ChatHandler, serve_chat
 from support.fixtures import FIXTURES
 from support.worked_example import cache_line, flawed_agent

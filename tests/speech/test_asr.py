@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from duplexbench.speech import asr
-from duplexbench.speech.asr import ASREngine, Transcript, WhisperASR, get_asr
-from duplexbench.speech.bank import Clip, SpeechBank
-from duplexbench.speech.tts import SpeechUnavailable
+from duplexbench.speech import _asr as asr
+from duplexbench.speech._asr import ASREngine, Transcript, WhisperASR, get_asr
+from duplexbench.speech._bank import Clip, SpeechBank
+from duplexbench.speech._tts import SpeechUnavailable
 
 
 @pytest.fixture(scope="module")

@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from duplexbench.audio.pcm import SAMPLE_RATE, sha256_pcm
-from duplexbench.audio.wav import read_wav
-from duplexbench.speech import bank as bank_module
-from duplexbench.speech.bank import Clip, ClipRequest, SpeechBank, normalize_loudness
-from duplexbench.speech.tts import SynthesisSettings, VoiceRef, get_tts
+from duplexbench.audio._pcm import SAMPLE_RATE, sha256_pcm
+from duplexbench.audio._wav import read_wav
+from duplexbench.speech import _bank as bank_module
+from duplexbench.speech._bank import Clip, ClipRequest, SpeechBank, normalize_loudness
+from duplexbench.speech._tts import SynthesisSettings, VoiceRef, get_tts
 
 VOICE = "synthetic:alto"
 TEXT = "Hello, I would like to book a table for two."

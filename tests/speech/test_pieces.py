@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from duplexbench import entries
-from duplexbench.audio.pcm import Int16Array
-from duplexbench.speech.bank import PIECES_FOLDER, SpeechBank
-from duplexbench.speech.pieces import PieceStore, joined, speak_pieces
+from duplexbench.audio._pcm import Int16Array
+from duplexbench.speech._bank import PIECES_FOLDER, SpeechBank
+from duplexbench.speech._pieces import PieceStore, joined, speak_pieces
 
 PIECES = ["Here is what I have:", "supplier Acme,", "quantity 12.", "Shall I go ahead?"]
 

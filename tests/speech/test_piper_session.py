@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from duplexbench.speech import piper_session
-from duplexbench.speech.engines import PiperTTS
-from duplexbench.speech.piper_session import piper_session_options
-from duplexbench.speech.tts import SynthesisSettings
+from duplexbench.speech import _piper_session as piper_session
+from duplexbench.speech._engines import PiperTTS
+from duplexbench.speech._piper_session import piper_session_options
+from duplexbench.speech._tts import SynthesisSettings
 
 piper = pytest.importorskip("piper")
 onnxruntime = pytest.importorskip("onnxruntime")

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from duplexbench.audio.pcm import Int16Array
-from duplexbench.audio.wav import read_wav
-from duplexbench.speech import engines
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.speech.engines import FLITE_F0, check_pitch, espeak_pitch, flite_f0_features
-from duplexbench.speech.tts import SynthesisSettings, get_tts
+from duplexbench.audio._pcm import Int16Array
+from duplexbench.audio._wav import read_wav
+from duplexbench.speech import _engines as engines
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.speech._engines import FLITE_F0, check_pitch, espeak_pitch, flite_f0_features
+from duplexbench.speech._tts import SynthesisSettings, get_tts
 
 SENTENCE = "The quick brown fox jumps over the lazy dog. Please book a table for two on Thursday."
 

@@ -21,24 +21,25 @@ from typing import Any, cast
 import numpy as np
 import pytest
 
-from duplexbench.audio.wav import write_wav
-from duplexbench.campaign.engine import RunTally
-from duplexbench.campaign.execution import ExecutionOptions, execute
-from duplexbench.campaign.lock import run_lock
-from duplexbench.campaign.runner import (
+from duplexbench.audio._wav import write_wav
+from duplexbench.campaign._engine import RunTally
+from duplexbench.campaign._execution import ExecutionOptions, execute
+from duplexbench.campaign._lock import run_lock
+from duplexbench.campaign._runner import (
     RunOptions,
     RunResult,
     finish_target,
     prepare_target,
     start_target,
 )
-from duplexbench.campaign.store import check_index
-from duplexbench.speech import asr, tts
-from duplexbench.speech.asr import ASRError, Transcript, Word, get_asr
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.speech.synthesis import max_clip_ms
-from duplexbench.speech.synthetic import SyntheticTTS
-from duplexbench.speech.tts import SpeechUnavailable, SynthesisSettings, TTSError
+from duplexbench.campaign._store import check_index
+from duplexbench.speech import _asr as asr
+from duplexbench.speech import _tts as tts
+from duplexbench.speech._asr import ASRError, Transcript, Word, get_asr
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.speech._synthesis import max_clip_ms
+from duplexbench.speech._synthetic import SyntheticTTS
+from duplexbench.speech._tts import SpeechUnavailable, SynthesisSettings, TTSError
 from support.fixtures import FIXTURES
 from support.scores import workflow_scores
 
@@ -167,7 +168,7 @@ def test_bank_on_a_full_disk_raises_and_leaves_nothing_behind(
 ) -> None:
     """The bank's own folder is full: the clip request fails (an episode error, retried)."""
     use_tts(monkeypatch, FakeTTS(), "faulty")
-    real, target = write_wav, "duplexbench.speech.bank.write_wav"
+    real, target = write_wav, "duplexbench.speech._bank.write_wav"
 
     def full(path: Path, *args: Any) -> None:
         real(path, *args)  # the temp file is written, then the disk fills up

@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from duplexbench.speech import threads
-from duplexbench.speech.threads import (
+from duplexbench.speech import _threads as threads
+from duplexbench.speech._threads import (
     ASR_THREADS_ENV,
     MAX_DEFAULT,
     NATIVE_THREAD_VARS,

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from duplexbench import entries
-from duplexbench.campaign.execution import ExecutionOptions
-from duplexbench.campaign.runner import RunOptions, run_campaign
-from duplexbench.speech.asr import CheckedASR, Transcript, Word
-from duplexbench.speech.transcripts import TranscriptCache, shared_cache
+from duplexbench.campaign._execution import ExecutionOptions
+from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.speech._asr import CheckedASR, Transcript, Word
+from duplexbench.speech._transcripts import TranscriptCache, shared_cache
 from support.fixtures import FIXTURES
 
 IDENTITY = "fake model v1 beam=1"

@@ -11,9 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from duplexbench.audio.pcm import Int16Array
-from duplexbench.speech import engines, tts
-from duplexbench.speech.engines import (
+from duplexbench.audio._pcm import Int16Array
+from duplexbench.speech import _engines as engines
+from duplexbench.speech import _tts as tts
+from duplexbench.speech._engines import (
     PIPER_PIECE_CHARS,
     EspeakTTS,
     FliteTTS,
@@ -21,8 +22,8 @@ from duplexbench.speech.engines import (
     parse_wav_bytes,
     piper_pieces,
 )
-from duplexbench.speech.synthetic import SyntheticTTS
-from duplexbench.speech.tts import (
+from duplexbench.speech._synthetic import SyntheticTTS
+from duplexbench.speech._tts import (
     DEFAULT_VOICE,
     SpeechUnavailable,
     SynthesisSettings,
@@ -207,7 +208,7 @@ def test_piper_deterministic_across_processes() -> None:
     here = hashlib.sha256(engine.synthesize(SENTENCE, "joe", DEFAULTS)[0].tobytes()).hexdigest()
     code = (
         "import hashlib, sys\n"
-        "from duplexbench.speech.tts import get_tts, SynthesisSettings\n"
+        "from duplexbench.speech._tts import get_tts, SynthesisSettings\n"
         "a, _ = get_tts('piper').synthesize(sys.argv[1], 'joe', SynthesisSettings())\n"
         "print(hashlib.sha256(a.tobytes()).hexdigest())\n"
     )

@@ -14,17 +14,17 @@ import yaml
 from click.testing import CliRunner, Result
 
 from duplexbench.cli import main
-from duplexbench.items.load import load_item, parse_item
-from duplexbench.suites.apex_voice import (
+from duplexbench.items._load import load_item, parse_item
+from duplexbench.suites._apex_voice import (
     ApexImportError,
     ImportResult,
     Unmapped,
     import_apex,
     import_package,
 )
-from duplexbench.suites.quality.qa import solvability_problems
-from duplexbench.users.observer import ActObserver
-from duplexbench.values.graders import values_match
+from duplexbench.suites._quality.qa import solvability_problems
+from duplexbench.users._observer import ActObserver
+from duplexbench.values._graders import values_match
 
 TOY_NAMES = ("toy_form_001", "toy_interview_001")
 

@@ -7,12 +7,12 @@ from collections import Counter
 
 import pytest
 
-from duplexbench.items.suite import load_suite
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.suites.observer_corpus import ACT_KINDS, ContextIndex, Labelled, load_corpus
-from duplexbench.suites.observer_eval import Tally, evaluate
-from duplexbench.suites.package import DATA
-from duplexbench.users.observer import ObserverConfig
+from duplexbench.items._suite import load_suite
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.suites._observer_corpus import ACT_KINDS, ContextIndex, Labelled, load_corpus
+from duplexbench.suites._observer_eval import Tally, evaluate
+from duplexbench.suites._package import DATA
+from duplexbench.users._observer import ObserverConfig
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from duplexbench.suites.observer_fit import Example, held_out_decisions, thresholds
-from duplexbench.users.observer.embedder import DIM
-from duplexbench.users.observer.semantic import FEATURES
+from duplexbench.users._observer.embedder import DIM
+from duplexbench.users._observer.semantic import FEATURES
 
 
 def test_the_threshold_is_the_lowest_with_at_most_one_percent_wrong() -> None:

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from duplexbench.audio.pcm import Int16Array
-from duplexbench.items.action import ActionItem, Annotations, Segment
-from duplexbench.scoring.actions.observation import (
+from duplexbench.audio._pcm import Int16Array
+from duplexbench.items._action import ActionItem, Annotations, Segment
+from duplexbench.scoring._actions.observation import (
     ActionObservation,
     AgentSegment,
     CueInfo,

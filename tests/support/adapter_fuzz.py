@@ -24,8 +24,8 @@ from hypothesis.control import currently_in_test_context
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import Close
 
-from duplexbench.agents.audio_protocol import StreamingAgent
-from duplexbench.agents.events import (
+from duplexbench.agents._audio_protocol import StreamingAgent
+from duplexbench.agents._events import (
     AgentEvent,
     AgentFailure,
     AudioDelta,
@@ -38,14 +38,14 @@ from duplexbench.agents.events import (
     TranscriptDelta,
     UsageDelta,
 )
-from duplexbench.agents.protocol import AgentError, ToolResultMessage
-from duplexbench.agents.providers import openai_realtime_protocol as rt
-from duplexbench.agents.providers.gemini_live import GeminiLiveAgent, GeminiLiveConfig
-from duplexbench.agents.providers.openai_realtime import OpenAIRealtimeAgent, RealtimeOptions
-from duplexbench.agents.providers.step_audio import StepAudioAgent, StepAudioConfig
-from duplexbench.agents.providers.transport import Transport, WebSocketTransport
-from duplexbench.audio.frames import AudioFrame
-from duplexbench.testing.conformance import TOOL, session
+from duplexbench.agents._protocol import AgentError, ToolResultMessage
+from duplexbench.agents._providers import openai_realtime_protocol as rt
+from duplexbench.agents._providers.gemini_live import GeminiLiveAgent, GeminiLiveConfig
+from duplexbench.agents._providers.openai_realtime import OpenAIRealtimeAgent, RealtimeOptions
+from duplexbench.agents._providers.step_audio import StepAudioAgent, StepAudioConfig
+from duplexbench.agents._providers.transport import Transport, WebSocketTransport
+from duplexbench.audio._frames import AudioFrame
+from duplexbench.testing._conformance import TOOL, session
 from support.agent_fuzz import b64, encode
 from support.fuzzing import CASE_SECONDS, time_guard
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import yaml
 
-from duplexbench.items.load import load_item
-from duplexbench.items.workflow import WorkflowItem
+from duplexbench.items._load import load_item
+from duplexbench.items._workflow import WorkflowItem
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import TypedDict, Unpack
 
-from duplexbench.agents.audio_protocol import StepAgent, StreamingAgent
-from duplexbench.agents.protocol import TextAgent
-from duplexbench.items.load import item_checksum
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.orchestrator.audio_loop import AudioChannelConfig, AudioEpisode
-from duplexbench.orchestrator.text_loop import EpisodeRecord, EpisodeSetup, TextEpisode
-from duplexbench.scoring.episode import EpisodeScore, score_episode
-from duplexbench.scoring.judge import FieldJudge
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.users.caller import CallerConfig
-from duplexbench.users.turntaking import TurnTakingConfig
+from duplexbench.agents._audio_protocol import StepAgent, StreamingAgent
+from duplexbench.agents._protocol import TextAgent
+from duplexbench.items._load import item_checksum
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.orchestrator._audio_loop import AudioChannelConfig, AudioEpisode
+from duplexbench.orchestrator._text_loop import EpisodeRecord, EpisodeSetup, TextEpisode
+from duplexbench.scoring._episode import EpisodeScore, score_episode
+from duplexbench.scoring._judge import FieldJudge
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.users._caller import CallerConfig
+from duplexbench.users._turntaking import TurnTakingConfig
 
 
 class ChannelOptions(TypedDict, total=False):

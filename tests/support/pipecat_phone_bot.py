@@ -41,8 +41,8 @@ from pipecat.serializers.twilio import TwilioFrameSerializer
 from pipecat.transports.websocket.fastapi import FastAPIWebsocketParams, FastAPIWebsocketTransport
 from pipecat.workers.runner import WorkerRunner
 
-from duplexbench.audio.pcm import resample
-from duplexbench.speech.tts import SynthesisSettings, get_tts
+from duplexbench.audio._pcm import resample
+from duplexbench.speech._tts import SynthesisSettings, get_tts
 
 RATE = 16_000
 CHUNK = RATE // 50  # 20 ms

@@ -35,7 +35,7 @@ from pipecat.services.llm_service import FunctionCallParams
 from pipecat.services.openai.realtime.llm import OpenAIRealtimeLLMService
 from pipecat.workers.runner import WorkerRunner
 
-from duplexbench.agents.protocol import ToolSpec
+from duplexbench.agents._protocol import ToolSpec
 
 RATE = 16_000
 CHUNK = RATE // 50  # 20 ms

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from duplexbench.items.action import ActionItem, Annotations, Segment, Span
-from duplexbench.items.action_checks import check_action_item
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.speech.segments import speech_duration_ms
+from duplexbench.items._action import ActionItem, Annotations, Segment, Span
+from duplexbench.items._action_checks import check_action_item
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.speech._segments import speech_duration_ms
 
 VOICE = "synthetic:alto"
 OTHER_VOICE = "synthetic:bass"

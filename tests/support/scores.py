@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from duplexbench.scoring.actions.result import ActionScore
-from duplexbench.scoring.episode import EpisodeScore
+from duplexbench.scoring._actions.result import ActionScore
+from duplexbench.scoring._episode import EpisodeScore
 from duplexbench.scoring.summary_models import RunSummary, WorkflowRunSummary
 
 

@@ -25,20 +25,20 @@ import numpy as np
 import websockets
 from hypothesis import HealthCheck, settings
 
-from duplexbench.agents.audio_protocol import AudioSession
-from duplexbench.agents.events import (
+from duplexbench.agents._audio_protocol import AudioSession
+from duplexbench.agents._events import (
     AgentEvent,
     AudioDelta,
     ResponseDone,
     ToolCallRequest,
     TranscriptDelta,
 )
-from duplexbench.agents.protocol import ToolResultMessage
-from duplexbench.agents.providers import openai_realtime_protocol as rt
-from duplexbench.agents.registry import AgentSpec, Channel, get_agent, register_agent
-from duplexbench.agents.serve import RealtimeServer, ServeConfig
-from duplexbench.audio.frames import AudioFrame
-from duplexbench.testing.conformance import TOOL
+from duplexbench.agents._protocol import ToolResultMessage
+from duplexbench.agents._providers import openai_realtime_protocol as rt
+from duplexbench.agents._registry import AgentSpec, Channel, get_agent, register_agent
+from duplexbench.agents._serve import RealtimeServer, ServeConfig
+from duplexbench.audio._frames import AudioFrame
+from duplexbench.testing._conformance import TOOL
 from support.agent_fuzz import encode, is_pcm16
 from support.fuzzing import CASE_SECONDS, FUZZ, time_guard
 

@@ -21,10 +21,10 @@ from typing import Any
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from duplexbench.agents.providers.openai_realtime_protocol import tool_arguments
-from duplexbench.items.load import load_item, parse_item
-from duplexbench.items.tool_schema import tool_parameters
-from duplexbench.items.tools import (
+from duplexbench.agents._providers.openai_realtime_protocol import tool_arguments
+from duplexbench.items._load import load_item, parse_item
+from duplexbench.items._tool_schema import tool_parameters
+from duplexbench.items._tools import (
     ActionTool,
     ApprovalRequestTool,
     ArtifactUpdateTool,
@@ -33,12 +33,12 @@ from duplexbench.items.tools import (
     KnowledgeSearchTool,
     Tool,
 )
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.orchestrator.episode import EpisodeCore, EpisodeSetup
-from duplexbench.suites.apex_voice import import_package
-from duplexbench.trace.events import ActionBlocked, ToolCall, ToolResult, TraceEvent
-from duplexbench.workbench.runtime import MAX_DEPTH, MAX_MESSAGE
-from duplexbench.workbench.state import WorkbenchState, replay
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.orchestrator._episode import EpisodeCore, EpisodeSetup
+from duplexbench.suites._apex_voice import import_package
+from duplexbench.trace._events import ActionBlocked, ToolCall, ToolResult, TraceEvent
+from duplexbench.workbench._runtime import MAX_DEPTH, MAX_MESSAGE
+from duplexbench.workbench._state import WorkbenchState, replay
 from support.fixtures import FIXTURES, fixture_item
 from support.fuzzing import Draw, json_strategies, time_guard
 

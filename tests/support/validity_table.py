@@ -14,12 +14,12 @@ from typing import Any
 
 sys.path[:0] = [str(Path(__file__).parents[1])]
 
-from duplexbench.agents.audio_builtin import AudioOracle  # noqa: E402
-from duplexbench.agents.builtin import OracleAgent  # noqa: E402
-from duplexbench.scoring.episode import EpisodeScore, score_episode  # noqa: E402
-from duplexbench.scoring.interaction.metrics import interaction_metrics  # noqa: E402
-from duplexbench.scoring.summary import workflow_block  # noqa: E402
-from duplexbench.testing import defects  # noqa: E402
+from duplexbench.agents._audio_builtin import AudioOracle  # noqa: E402
+from duplexbench.agents._builtin import OracleAgent  # noqa: E402
+from duplexbench.scoring._episode import EpisodeScore, score_episode  # noqa: E402
+from duplexbench.scoring._interaction.metrics import interaction_metrics  # noqa: E402
+from duplexbench.scoring._summary import workflow_block  # noqa: E402
+from duplexbench.testing import _defects as defects  # noqa: E402
 from support.fixtures import fixture_item  # noqa: E402
 from support.helpers import run_and_score, run_audio  # noqa: E402
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 from duplexbench.agents import AgentToolCall, AgentTurn, ScriptedAgent
-from duplexbench.items.grading import GraderSpec
-from duplexbench.scoring.judge import PROMPT_VERSION
-from duplexbench.values.graders import canonical_text
+from duplexbench.items._grading import GraderSpec
+from duplexbench.scoring._judge import PROMPT_VERSION
+from duplexbench.values._graders import canonical_text
 
 FIELDS = {
     "employee_name": "Priya Raman",

@@ -42,17 +42,17 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from duplexbench.campaign.rescore import rescore_run
-from duplexbench.campaign.rundir import read_campaign
-from duplexbench.campaign.runner import RunOptions, run_campaign
-from duplexbench.campaign.scores import TRACE_PROBLEMS
-from duplexbench.campaign.store_rows import episode_row
+from duplexbench.campaign._rescore import rescore_run
+from duplexbench.campaign._rundir import read_campaign
+from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._scores import TRACE_PROBLEMS
+from duplexbench.campaign._store_rows import episode_row
 from duplexbench.cli import main
-from duplexbench.items.suite import SuiteManifest
-from duplexbench.scoring.replay_check import is_tampered
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.suites.package import write_suite
-from duplexbench.trace.io import MAX_LINE_BYTES, TraceError, read_events
+from duplexbench.items._suite import SuiteManifest
+from duplexbench.scoring._replay_check import is_tampered
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.suites._package import write_suite
+from duplexbench.trace._io import MAX_LINE_BYTES, TraceError, read_events
 from support.fixtures import FIXTURES
 from support.fuzzing import Draw
 from support.replay_builders import one_per_action
@@ -640,7 +640,7 @@ def test_regression_a_trace_the_scorer_cannot_use_is_an_error(
     def broken(*args: Any) -> Any:
         raise ValueError("'bogus' is not in tuple")
 
-    monkeypatch.setattr("duplexbench.campaign.scores.score_episode", broken)
+    monkeypatch.setattr("duplexbench.campaign._scores.score_episode", broken)
     result, score, rel = _rescored(work_dir, episodes, 0, traces[0])
     assert score.error == "unscorable trace: ValueError: 'bogus' is not in tuple"
     assert f"{rel}: {score.error}" in result.problems

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from duplexbench.agents.builtin import OracleAgent
-from duplexbench.trace.events import EVENT_TYPES
-from duplexbench.trace.io import TraceError, read_events, write_events
+from duplexbench.agents._builtin import OracleAgent
+from duplexbench.trace._events import EVENT_TYPES
+from duplexbench.trace._io import TraceError, read_events, write_events
 from support.fixtures import fixture_item
 from support.helpers import run_episode
 

@@ -8,14 +8,14 @@ from typing import get_args
 import pytest
 
 from duplexbench.trace._base import _Data
-from duplexbench.trace.events import (
+from duplexbench.trace._events import (
     AgentActs,
     AgentActsData,
     HarnessError,
     HarnessErrorData,
     TraceEvent,
 )
-from duplexbench.trace.io import EVENT_OF_DATA, Recorder
+from duplexbench.trace._io import EVENT_OF_DATA, Recorder
 
 
 def test_the_data_decides_the_event_and_seq_counts_up() -> None:
@@ -43,6 +43,6 @@ def test_every_event_has_its_own_data_class() -> None:
 
 
 def test_every_event_class_is_public() -> None:
-    events_module = importlib.import_module("duplexbench.trace.events")
+    events_module = importlib.import_module("duplexbench.trace._events")
     union = get_args(get_args(TraceEvent)[0])
     assert {c.__name__ for c in union} <= set(events_module.__all__)

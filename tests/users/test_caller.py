@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from duplexbench.audio.effects import EffectsConfig
-from duplexbench.users.caller import CallerConfig, freeze_caller
-from duplexbench.users.personas import NEUTRAL, PERSONAS, get_persona
-from duplexbench.users.turntaking import NATURAL, POLITE
+from duplexbench.audio._effects import EffectsConfig
+from duplexbench.users._caller import CallerConfig, freeze_caller
+from duplexbench.users._personas import NEUTRAL, PERSONAS, get_persona
+from duplexbench.users._turntaking import NATURAL, POLITE
 
 ALL = tuple(p for p in PERSONAS if p != NEUTRAL)
 

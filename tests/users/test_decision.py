@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from duplexbench.users.decision import FloorMoment, LLMInterruptDecider
-from duplexbench.users.turntaking import NATURAL
-from duplexbench.users.user_floor import Cue, Listening, UserFloor
+from duplexbench.users._decision import FloorMoment, LLMInterruptDecider
+from duplexbench.users._turntaking import NATURAL
+from duplexbench.users._user_floor import Cue, Listening, UserFloor
 from duplexbench.yesno import JudgeUnavailable, YesNo
 
 MOMENT = FloorMoment(4000, "What is your employee ID? I can also", "In a rush.", "Submit expenses")

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from duplexbench import entries
-from duplexbench.users.observer import embedder as embedder_module
-from duplexbench.users.observer.embedder import MODEL, Embedder, VectorStore
+from duplexbench.users._observer import embedder as embedder_module
+from duplexbench.users._observer.embedder import MODEL, Embedder, VectorStore
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from typing import TypedDict, Unpack
 
 import numpy as np
 
-from duplexbench.users.policy import Plan
-from duplexbench.users.turntaking import NATURAL, TurnTakingConfig
-from duplexbench.users.user_floor import Cue, Listening, UserFloor
+from duplexbench.users._policy import Plan
+from duplexbench.users._turntaking import NATURAL, TurnTakingConfig
+from duplexbench.users._user_floor import Cue, Listening, UserFloor
 
 F = 320  # 20 ms at 16 kHz
 PLAN = [Plan("answer:x", "answer")]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from duplexbench.items.load import parse_item
-from duplexbench.users.observer import ActObserver
+from duplexbench.items._load import parse_item
+from duplexbench.users._observer import ActObserver
 from support.fixtures import fixture_item
 
 

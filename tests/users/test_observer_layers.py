@@ -8,16 +8,16 @@ from typing import Any
 import pytest
 
 from duplexbench.agents import AgentTurn, ScriptedAgent
-from duplexbench.items.load import item_checksum, parse_item
-from duplexbench.items.suite import load_suite
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.orchestrator.text_loop import EpisodeSetup, TextEpisode
-from duplexbench.suites.package import DATA
-from duplexbench.trace.condition_events import ConditionSetup
-from duplexbench.users.observer import ActObserver, ObserverConfig
-from duplexbench.users.observer.cues import is_close, is_question, is_request
-from duplexbench.users.observer.llm import ObserverUnavailable
-from duplexbench.users.observer.spotting import dates_in, numbers_in
+from duplexbench.items._load import item_checksum, parse_item
+from duplexbench.items._suite import load_suite
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.orchestrator._text_loop import EpisodeSetup, TextEpisode
+from duplexbench.suites._package import DATA
+from duplexbench.trace._condition_events import ConditionSetup
+from duplexbench.users._observer import ActObserver, ObserverConfig
+from duplexbench.users._observer.cues import is_close, is_question, is_request
+from duplexbench.users._observer.llm import ObserverUnavailable
+from duplexbench.users._observer.spotting import dates_in, numbers_in
 from support.chat_endpoint import ChatHandler, serve_chat
 from support.fixtures import fixture_item
 

@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from duplexbench.speech import engines
-from duplexbench.speech.tts import SpeechUnavailable, SynthesisSettings, VoiceRef, get_tts
-from duplexbench.users.personas import (
+from duplexbench.speech import _engines as engines
+from duplexbench.speech._tts import SpeechUnavailable, SynthesisSettings, VoiceRef, get_tts
+from duplexbench.users._personas import (
     NEUTRAL,
     PERSONAS,
     CallerPersona,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from duplexbench.items.load import parse_item
-from duplexbench.users.policy import Observation, UserPolicy
+from duplexbench.items._load import parse_item
+from duplexbench.users._policy import Observation, UserPolicy
 from support.fixtures import fixture_item
 
 

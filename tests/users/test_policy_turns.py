@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from duplexbench.agents import AgentTurn, ScriptedAgent
-from duplexbench.items.load import parse_item
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.trace.events import (
+from duplexbench.items._load import parse_item
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.trace._events import (
     AgentActs,
     ApprovalGranted,
     FactRevealed,

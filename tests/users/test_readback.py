@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from duplexbench.agents import AgentTurn, ScriptedAgent
-from duplexbench.trace.events import UserUtterance
-from duplexbench.users.policy import Observation, UserPolicy
+from duplexbench.trace._events import UserUtterance
+from duplexbench.users._policy import Observation, UserPolicy
 from support.fixtures import fixture_item
 from support.helpers import run_episode
 

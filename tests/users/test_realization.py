@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from duplexbench.users.realization import Realizer
+from duplexbench.users._realization import Realizer
 from support.fixtures import fixture_item
 
 

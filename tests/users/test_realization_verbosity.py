@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from duplexbench.items.plans import all_plan_ids, plan_facts
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.users.realization import (
+from duplexbench.items._plans import all_plan_ids, plan_facts
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.users._realization import (
     DEFAULT_VARIANTS,
     FRAMES,
     SLOT_NAMED,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from duplexbench.users.sounds import OutOfTurnConfig, OutOfTurnSounds
+from duplexbench.users._sounds import OutOfTurnConfig, OutOfTurnSounds
 
 
 def schedule(seed: int, minutes: int, speaking: range | None = None) -> list[tuple[int, str]]:

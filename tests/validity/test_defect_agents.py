@@ -1,6 +1,6 @@
 """Each metric catches the defect it was built for, and only that defect.
 
-Every defect agent is the oracle with one thing broken (duplexbench.testing.defects).
+Every defect agent is the oracle with one thing broken (duplexbench.testing._defects).
 Each test runs it and the oracle on the same fixture and checks that the metric
 built to catch the defect moves while the unrelated headline metrics stay where the
 oracle has them. docs/metrics.md ("Validity") lists the agents and the numbers.
@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from duplexbench.agents.audio_builtin import AudioOracle
-from duplexbench.agents.builtin import OracleAgent
-from duplexbench.agents.protocol import TextAgent
-from duplexbench.scoring.episode import EpisodeScore, score_episode
-from duplexbench.scoring.interaction.metrics import interaction_metrics
-from duplexbench.scoring.summary import workflow_block
-from duplexbench.testing import defects
+from duplexbench.agents._audio_builtin import AudioOracle
+from duplexbench.agents._builtin import OracleAgent
+from duplexbench.agents._protocol import TextAgent
+from duplexbench.scoring._episode import EpisodeScore, score_episode
+from duplexbench.scoring._interaction.metrics import interaction_metrics
+from duplexbench.scoring._summary import workflow_block
+from duplexbench.testing import _defects as defects
 from support.fixtures import fixture_item
 from support.helpers import run_and_score, run_audio
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from duplexbench.values.canon import (
+from duplexbench.values._canon import (
     Interval,
     address_text,
     as_boolean,

@@ -6,7 +6,7 @@ import datetime
 
 import pytest
 
-from duplexbench.values.dates import (
+from duplexbench.values._dates import (
     YEAR_PIVOT,
     expand_year,
     parse_clock,

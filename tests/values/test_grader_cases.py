@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from duplexbench.items.grading import GraderSpec
-from duplexbench.values.graders import grade, values_match
-from duplexbench.values.numbers import parse_number
+from duplexbench.items._grading import GraderSpec
+from duplexbench.values._graders import grade, values_match
+from duplexbench.values._numbers import parse_number
 
 
 def spec(name: str, **options: object) -> GraderSpec:

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duplexbench.items.grading import GRADER_OPTIONS, GraderName, GraderSpec
-from duplexbench.values.graders import (
+from duplexbench.items._grading import GRADER_OPTIONS, GraderName, GraderSpec
+from duplexbench.values._graders import (
     canonical_text,
     grade,
     is_empty,

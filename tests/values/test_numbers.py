@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from duplexbench.values.numbers import (
+from duplexbench.values._numbers import (
     format_number,
     int_prefix,
     ordinal_suffix,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from duplexbench.workbench.auth import Authorizer
+from duplexbench.workbench._auth import Authorizer
 
 
 def test_premature_without_any_approval() -> None:

@@ -30,20 +30,20 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from duplexbench.items.tools import (
+from duplexbench.items._tools import (
     ActionTool,
     ArtifactTransitionTool,
     ArtifactUpdateTool,
     is_gated,
 )
-from duplexbench.trace.events import (
+from duplexbench.trace._events import (
     ActionExecuted,
     FieldSet,
     LifecycleChanged,
     ToolCall,
     TraceEvent,
 )
-from duplexbench.workbench.auth import Token
+from duplexbench.workbench._auth import Token
 from support.fuzzing import FUZZ
 from support.tool_fuzz import (
     SOURCES,

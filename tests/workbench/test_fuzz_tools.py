@@ -50,12 +50,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from duplexbench.agents.providers.openai_realtime_protocol import tool_arguments
-from duplexbench.items.tools import Tool
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.orchestrator.episode import EpisodeCore
-from duplexbench.trace.events import ToolResult
-from duplexbench.workbench.runtime import MAX_MESSAGE
+from duplexbench.agents._providers.openai_realtime_protocol import tool_arguments
+from duplexbench.items._tools import Tool
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.orchestrator._episode import EpisodeCore
+from duplexbench.trace._events import ToolResult
+from duplexbench.workbench._runtime import MAX_MESSAGE
 from support.fuzzing import FUZZ
 from support.tool_fuzz import (
     SOURCES,

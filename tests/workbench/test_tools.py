@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.trace.events import FieldSet, KnowledgeSearch, ToolResult
-from duplexbench.trace.io import Recorder
-from duplexbench.workbench.runtime import Workbench
-from duplexbench.workbench.state import replay
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.trace._events import FieldSet, KnowledgeSearch, ToolResult
+from duplexbench.trace._io import Recorder
+from duplexbench.workbench._runtime import Workbench
+from duplexbench.workbench._state import replay
 from support.fixtures import fixture_item
 
 

@@ -1,7 +1,7 @@
 """Campaigns: run directories, the runner and re-scoring.
 
 The names below load on first use, so importing one module of this package
-(say `duplexbench.campaign.episode_runner` in a worker) does not import the runner and
+(say `duplexbench.campaign._episode_runner` in a worker) does not import the runner and
 the re-scorer with it.
 """
 
@@ -11,31 +11,90 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from duplexbench.campaign.rescore import RescoreResult, rescore_run
-    from duplexbench.campaign.rundir import RunDirError
-    from duplexbench.campaign.runner import RunOptions, RunResult, run_campaign
-    from duplexbench.campaign.spec import CampaignSpec, JudgeConfig
+    from duplexbench.campaign._conditions import CONDITIONS, DEFAULT_CONDITION, parse_conditions
+    from duplexbench.campaign._execution import ExecutionOptions
+    from duplexbench.campaign._index_rows import ActionRow, EpisodeRow, WorkflowRow, episode_rows
+    from duplexbench.campaign._multi import is_multi_run, rescore_conditions, run_conditions
+    from duplexbench.campaign._plan import load_plan, run_plan
+    from duplexbench.campaign._rescore import RescoreResult, rescore_run
+    from duplexbench.campaign._rundir import RunDirError
+    from duplexbench.campaign._runner import RunOptions, RunResult, run_campaign
+    from duplexbench.campaign._spec import CampaignSpec, JudgeConfig, slug
+    from duplexbench.campaign._store import StoreError, query, read_campaign_data, refresh_index
+    from duplexbench.campaign._store_export import export_runs
+    from duplexbench.campaign._trust import (
+        PRIVILEGED_LABEL,
+        invalid_labels,
+        run_warnings,
+        trust_warnings,
+    )
 
 _WHERE = {
-    "CampaignSpec": "spec",
-    "JudgeConfig": "spec",
-    "RescoreResult": "rescore",
-    "RunDirError": "rundir",
-    "RunOptions": "runner",
-    "RunResult": "runner",
-    "rescore_run": "rescore",
-    "run_campaign": "runner",
+    "ActionRow": "_index_rows",
+    "CONDITIONS": "_conditions",
+    "DEFAULT_CONDITION": "_conditions",
+    "EpisodeRow": "_index_rows",
+    "ExecutionOptions": "_execution",
+    "PRIVILEGED_LABEL": "_trust",
+    "StoreError": "_store",
+    "WorkflowRow": "_index_rows",
+    "episode_rows": "_index_rows",
+    "export_runs": "_store_export",
+    "invalid_labels": "_trust",
+    "is_multi_run": "_multi",
+    "load_plan": "_plan",
+    "parse_conditions": "_conditions",
+    "query": "_store",
+    "read_campaign_data": "_store",
+    "refresh_index": "_store",
+    "rescore_conditions": "_multi",
+    "run_conditions": "_multi",
+    "run_plan": "_plan",
+    "run_warnings": "_trust",
+    "slug": "_spec",
+    "trust_warnings": "_trust",
+    "CampaignSpec": "_spec",
+    "JudgeConfig": "_spec",
+    "RescoreResult": "_rescore",
+    "RunDirError": "_rundir",
+    "RunOptions": "_runner",
+    "RunResult": "_runner",
+    "rescore_run": "_rescore",
+    "run_campaign": "_runner",
 }
 
 __all__ = [
+    "CONDITIONS",
+    "DEFAULT_CONDITION",
+    "PRIVILEGED_LABEL",
+    "ActionRow",
     "CampaignSpec",
+    "EpisodeRow",
+    "ExecutionOptions",
     "JudgeConfig",
     "RescoreResult",
     "RunDirError",
     "RunOptions",
     "RunResult",
+    "StoreError",
+    "WorkflowRow",
+    "episode_rows",
+    "export_runs",
+    "invalid_labels",
+    "is_multi_run",
+    "load_plan",
+    "parse_conditions",
+    "query",
+    "read_campaign_data",
+    "refresh_index",
+    "rescore_conditions",
     "rescore_run",
     "run_campaign",
+    "run_conditions",
+    "run_plan",
+    "run_warnings",
+    "slug",
+    "trust_warnings",
 ]
 
 

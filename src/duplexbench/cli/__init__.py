@@ -16,39 +16,39 @@ import duplexbench
 
 VERBS: dict[str, tuple[str, str, str]] = {
     "run": (
-        "duplexbench.cli.run",
+        "duplexbench.cli._run",
         "run_command",
         "Run every item of SUITE with AGENT, REPEATS times, and score the episodes.",
     ),
     "campaign": (
-        "duplexbench.cli.campaign",
+        "duplexbench.cli._campaign",
         "campaign_group",
         "Campaigns: several agents, suites and conditions in one resumable run.",
     ),
     "score": (
-        "duplexbench.cli.score",
+        "duplexbench.cli._score",
         "score_command",
         "Recompute every score of RUN_DIR from its events.jsonl files.",
     ),
     "suite": (
-        "duplexbench.cli.suite",
+        "duplexbench.cli._suite",
         "suite_group",
         "Work with suites of items: built-in ones by name (`suite list`), or any folder of "
         "item files.",
     ),
-    "agents": ("duplexbench.cli.agents", "agents_group", "Agents under test."),
+    "agents": ("duplexbench.cli._agents", "agents_group", "Agents under test."),
     "serve-agent": (
-        "duplexbench.cli.serve",
+        "duplexbench.cli._serve",
         "serve_agent_command",
         "Serve AGENT over the OpenAI Realtime protocol (WebSocket) until Ctrl-C.",
     ),
     "import": (
-        "duplexbench.cli.importer",
+        "duplexbench.cli._importer",
         "import_group",
         "Convert task packages of other benchmarks into duplexbench items.",
     ),
     "interaction-metrics": (
-        "duplexbench.cli.interaction",
+        "duplexbench.cli._interaction",
         "interaction_metrics_command",
         "The τ-Voice voice-interaction panel of the trajectories at PATH, pooled over every "
         "simulation as τ-Voice does: response and yield latency and rate, agent "
@@ -56,17 +56,17 @@ VERBS: dict[str, tuple[str, str, str]] = {
         "(rates behind fewer than 10 events are flagged insufficient; the...",
     ),
     "observer-eval": (
-        "duplexbench.cli.observer_eval",
+        "duplexbench.cli._observer_eval",
         "observer_eval_command",
         "Per-act precision and recall of each observer layer on the labelled corpus.",
     ),
     "report": (
-        "duplexbench.cli.report",
+        "duplexbench.cli._report",
         "report_command",
         "Tables over one or more run directories (folders are searched for them).",
     ),
     "view": (
-        "duplexbench.cli.view",
+        "duplexbench.cli._view",
         "view_command",
         "Write an HTML page of the episode in EPISODE_DIR (a folder "
         "RUN_DIR/episodes/<agent>/<condition>/<item>/r<k>): header and verdict, the call's "
@@ -124,4 +124,4 @@ def main(plugin_files: tuple[Path, ...]) -> None:
     AV), Artifact Field Accuracy, Pass@k and Reliable@k.
     """
     if plugin_files:  # imported only then: the agents package is heavy (start-up time)
-        importlib.import_module("duplexbench.agents.plugins").add_plugin_files(list(plugin_files))
+        importlib.import_module("duplexbench.agents").add_plugin_files(list(plugin_files))

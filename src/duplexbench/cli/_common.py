@@ -12,12 +12,11 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from duplexbench.campaign.rundir import RunDirError
-from duplexbench.campaign.spec import JudgeConfig
-from duplexbench.items.errors import ItemError
-from duplexbench.report.numbers import percent
-from duplexbench.scoring.summary_models import RunSummary
-from duplexbench.speech.tts import SpeechUnavailable
+from duplexbench.campaign import JudgeConfig, RunDirError
+from duplexbench.items import ItemError
+from duplexbench.report import percent
+from duplexbench.scoring import RunSummary
+from duplexbench.speech import SpeechUnavailable
 
 F = TypeVar("F", bound=Callable[..., Any])
 err_console = Console(stderr=True)

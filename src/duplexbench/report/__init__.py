@@ -1,9 +1,9 @@
 """Reports over run directories: read-only views of what runs recorded.
 
-`analysis.py` (`duplexbench report`): the tables, intervals and slices over one or
-more run directories; `html/` (`report --html`): that report as one HTML file;
-`viewer/` (`duplexbench view`): one episode folder as a static HTML page;
-`numbers.py`: how every rate and interval is written.
+`_analysis.py` (`duplexbench report`): the tables, intervals and slices over one or
+more run directories; `_html/` (`report --html`): that report as one HTML file;
+`_viewer/` (`duplexbench view`): one episode folder as a static HTML page;
+`_numbers.py`: how every rate and interval is written.
 
 The names below load on first use, so a command that formats one number does not
 import the HTML report with it.
@@ -15,22 +15,25 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from duplexbench.report.analysis import analyze
-    from duplexbench.report.html import render_html, write_html
-    from duplexbench.report.numbers import interval, percent
-    from duplexbench.report.viewer import ViewerError, write_viewer
+    from duplexbench.report._analysis import analyze
+    from duplexbench.report._html import render_html, write_html
+    from duplexbench.report._html.action_sections import ACTION_METRIC
+    from duplexbench.report._numbers import interval, percent
+    from duplexbench.report._viewer import ViewerError, write_viewer
 
 _WHERE = {
-    "ViewerError": "viewer",
-    "analyze": "analysis",
-    "interval": "numbers",
-    "percent": "numbers",
-    "render_html": "html",
-    "write_html": "html",
-    "write_viewer": "viewer",
+    "ACTION_METRIC": "_html.action_sections",
+    "ViewerError": "_viewer",
+    "analyze": "_analysis",
+    "interval": "_numbers",
+    "percent": "_numbers",
+    "render_html": "_html",
+    "write_html": "_html",
+    "write_viewer": "_viewer",
 }
 
 __all__ = [
+    "ACTION_METRIC",
     "ViewerError",
     "analyze",
     "interval",

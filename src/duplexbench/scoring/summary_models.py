@@ -1,7 +1,7 @@
 """The run summary (`summary.json`) as typed models, and its JSON Schema.
 
-A summary is built by scoring (`scoring/summary.py` for workflows,
-`campaign/action_scoring.py` for actions, `campaign/trust.py` adds the trust
+A summary is built by scoring (`scoring/_summary.py` for workflows,
+`campaign/_action_scoring.py` for actions, `campaign/_trust.py` adds the trust
 block) and read by the CLI and the report. These models say what it holds;
 `summary_schema()` is the schema published as docs/formats/summary.schema.json
 (a test fails when that file is stale; regenerate it with

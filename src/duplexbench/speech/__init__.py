@@ -1,23 +1,45 @@
 """Speech: text-to-speech engines, the frozen speech bank and speech recognition.
 
-- :mod:`~duplexbench.speech.tts` — ``VoiceRef`` (``engine:voice``),
+- :mod:`~duplexbench.speech._tts` — ``VoiceRef`` (``engine:voice``),
   ``SynthesisSettings``, the ``TTSEngine`` protocol and registry.
-- :mod:`~duplexbench.speech.engines` — ``piper`` (default voice ``piper:joe``),
-  ``espeak`` and ``flite``; :mod:`~duplexbench.speech.synthetic` — the fast,
+- :mod:`~duplexbench.speech._engines` — ``piper`` (default voice ``piper:joe``),
+  ``espeak`` and ``flite``; :mod:`~duplexbench.speech._synthetic` — the fast,
   unintelligible ``synthetic`` engine for tests and loop timing.
-- :mod:`~duplexbench.speech.bank` — ``SpeechBank``: render once, keep on disk.
-- :mod:`~duplexbench.speech.asr` — ``ASREngine`` and the ``whisper`` backend.
+- :mod:`~duplexbench.speech._bank` — ``SpeechBank``: render once, keep on disk.
+- :mod:`~duplexbench.speech._asr` — ``ASREngine`` and the ``whisper`` backend.
 
 Optional engines load lazily: importing this package needs only numpy/soxr.
 """
 
-from duplexbench.speech.asr import ASREngine, Transcript, Word, asr_engines, get_asr, register_asr
-from duplexbench.speech.bank import BankStats, Clip, PrerenderReport, SpeechBank
-from duplexbench.speech.tts import (
+from duplexbench.speech._asr import (
+    ASREngine,
+    ASRError,
+    Transcript,
+    Word,
+    asr_engines,
+    get_asr,
+    is_silent,
+    register_asr,
+)
+from duplexbench.speech._bank import (
+    BankStats,
+    Clip,
+    ClipRequest,
+    PrerenderFailure,
+    PrerenderReport,
+    SpeechBank,
+    use_remote_renderer,
+)
+from duplexbench.speech._engines import check_pitch
+from duplexbench.speech._piper_session import keep_arena
+from duplexbench.speech._segments import render_segment, speech_duration_ms
+from duplexbench.speech._threads import threads_per_worker, use_worker_share, worker_environment
+from duplexbench.speech._tts import (
     DEFAULT_VOICE,
     SpeechUnavailable,
     SynthesisSettings,
     TTSEngine,
+    TTSError,
     VoiceRef,
     get_tts,
     register_tts,
@@ -27,20 +49,33 @@ from duplexbench.speech.tts import (
 __all__ = [
     "DEFAULT_VOICE",
     "ASREngine",
+    "ASRError",
     "BankStats",
     "Clip",
+    "ClipRequest",
+    "PrerenderFailure",
     "PrerenderReport",
     "SpeechBank",
     "SpeechUnavailable",
     "SynthesisSettings",
     "TTSEngine",
+    "TTSError",
     "Transcript",
     "VoiceRef",
     "Word",
     "asr_engines",
+    "check_pitch",
     "get_asr",
     "get_tts",
+    "is_silent",
+    "keep_arena",
     "register_asr",
     "register_tts",
+    "render_segment",
+    "speech_duration_ms",
+    "threads_per_worker",
     "tts_engines",
+    "use_remote_renderer",
+    "use_worker_share",
+    "worker_environment",
 ]

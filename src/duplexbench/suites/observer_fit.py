@@ -6,7 +6,7 @@ Examples: every `dev` utterance that asks about, confirms or checks exactly one
 slot (label: that slot) and every `dev` utterance without acts that is still a
 question or a request (label: none), each in up to three items of its
 archetype. The model is a softmax over the item's slots plus *none* (see
-`users/observer/semantic.py`), fitted by gradient descent on the mean log
+`users/_observer/semantic.py`), fitted by gradient descent on the mean log
 likelihood with a small L2 penalty; deterministic (no random start). The
 thresholds are then the lowest that keep wrong slots at or below 1% on the
 development examples *held out*: each example is decided by a model fitted on
@@ -26,15 +26,22 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from duplexbench.items.suite import load_suite
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.suites.observer_corpus import ContextIndex, load_corpus
-from duplexbench.suites.package import resolve_suite
-from duplexbench.users.observer.cues import is_question, is_request
-from duplexbench.users.observer.embedder import DIM, shared_embedder
-from duplexbench.users.observer.rules import NameFinder
-from duplexbench.users.observer.semantic import FEATURES, WEIGHTS_FILE, SlotMatcher, Weights
-from duplexbench.users.observer.slots import item_actions, item_slots
+from duplexbench.items import WorkflowItem, load_suite
+from duplexbench.suites._observer_corpus import ContextIndex, load_corpus
+from duplexbench.suites._package import resolve_suite
+from duplexbench.users import (
+    DIM,
+    FEATURES,
+    WEIGHTS_FILE,
+    NameFinder,
+    SlotMatcher,
+    Weights,
+    is_question,
+    is_request,
+    item_actions,
+    item_slots,
+    shared_embedder,
+)
 
 WEIGHTS_VERSION = "2"
 L2 = 1e-3

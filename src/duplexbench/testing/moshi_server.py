@@ -37,15 +37,15 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from duplexbench.agents.providers.moshi_opus import (
+from duplexbench.agents import (
+    BYTES,
     MOSHI_RATE,
     OPUS_RATE,
     OggOpusDecoder,
     OggOpusEncoder,
     OggOpusError,
 )
-from duplexbench.agents.providers.moshi_protocol import BYTES
-from duplexbench.audio.pcm import Int16Array
+from duplexbench.audio import Int16Array
 
 PATH = "/api/chat"
 STEP_MS = 80

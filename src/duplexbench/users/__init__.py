@@ -1,7 +1,64 @@
 """The simulated user: act observer, flow-engine policy, realization."""
 
-from duplexbench.users.observer import ActObserver
-from duplexbench.users.policy import Observation, Plan, UserPolicy
-from duplexbench.users.realization import Realizer
+from duplexbench.users._caller import CallerConfig, FrozenCaller, derived_seed, freeze_caller
+from duplexbench.users._decision import DeciderConfig, FloorMoment
+from duplexbench.users._observer import ActObserver, ObserverConfig, check_observer
+from duplexbench.users._observer.cues import is_question, is_request, sentences
+from duplexbench.users._observer.embedder import DIM, shared_embedder
+from duplexbench.users._observer.rules import NameFinder
+from duplexbench.users._observer.semantic import FEATURES, WEIGHTS_FILE, SlotMatcher, Weights
+from duplexbench.users._observer.slots import Slot, item_actions, item_slots
+from duplexbench.users._personas import NEUTRAL, PERSONAS, get_persona
+from duplexbench.users._policy import Observation, Plan, UserPolicy
+from duplexbench.users._readback import plain_value
+from duplexbench.users._realization import Realized, Realizer
+from duplexbench.users._simulator import answers_per_turn, persona_answers, simulator_identity
+from duplexbench.users._sounds import OutOfTurnConfig, OutOfTurnSounds, Sound
+from duplexbench.users._turntaking import NATURAL, POLITE, TurnTakingConfig
+from duplexbench.users._user_floor import Cue, Listening, UserFloor
 
-__all__ = ["ActObserver", "Observation", "Plan", "Realizer", "UserPolicy"]
+__all__ = [
+    "DIM",
+    "FEATURES",
+    "NATURAL",
+    "NEUTRAL",
+    "PERSONAS",
+    "POLITE",
+    "WEIGHTS_FILE",
+    "ActObserver",
+    "CallerConfig",
+    "Cue",
+    "DeciderConfig",
+    "FloorMoment",
+    "FrozenCaller",
+    "Listening",
+    "NameFinder",
+    "Observation",
+    "ObserverConfig",
+    "OutOfTurnConfig",
+    "OutOfTurnSounds",
+    "Plan",
+    "Realized",
+    "Realizer",
+    "Slot",
+    "SlotMatcher",
+    "Sound",
+    "TurnTakingConfig",
+    "UserFloor",
+    "UserPolicy",
+    "Weights",
+    "answers_per_turn",
+    "check_observer",
+    "derived_seed",
+    "freeze_caller",
+    "get_persona",
+    "is_question",
+    "is_request",
+    "item_actions",
+    "item_slots",
+    "persona_answers",
+    "plain_value",
+    "sentences",
+    "shared_embedder",
+    "simulator_identity",
+]

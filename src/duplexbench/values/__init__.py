@@ -4,15 +4,17 @@ Values were spoken aloud, so each field is canonicalized per type (dates, phones
 addresses, numbers, sets, intervals, ...) before it is compared with its gold value.
 """
 
-from duplexbench.values.canon import (
+from duplexbench.values._canon import (
     address_text,
     as_boolean,
     casefold_text,
+    loose_text,
     phone_digits,
     split_items,
+    value_to_text,
 )
-from duplexbench.values.dates import parse_clock, parse_date, parse_month_day
-from duplexbench.values.graders import (
+from duplexbench.values._dates import parse_clock, parse_date, parse_month_day
+from duplexbench.values._graders import (
     GraderFn,
     canonical_text,
     grade,
@@ -21,8 +23,8 @@ from duplexbench.values.graders import (
     registered_graders,
     values_match,
 )
-from duplexbench.values.intervals import parse_interval
-from duplexbench.values.numbers import parse_number
+from duplexbench.values._intervals import parse_interval
+from duplexbench.values._numbers import format_number, int_prefix, parse_number
 
 __all__ = [
     "GraderFn",
@@ -30,8 +32,11 @@ __all__ = [
     "as_boolean",
     "canonical_text",
     "casefold_text",
+    "format_number",
     "grade",
+    "int_prefix",
     "is_empty",
+    "loose_text",
     "parse_clock",
     "parse_date",
     "parse_interval",
@@ -41,5 +46,6 @@ __all__ = [
     "register_grader",
     "registered_graders",
     "split_items",
+    "value_to_text",
     "values_match",
 ]

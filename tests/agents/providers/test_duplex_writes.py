@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from duplexbench.agents.audio_protocol import AudioSession
-from duplexbench.agents.events import SpeechCancelled, SpeechStarted
-from duplexbench.agents.protocol import AgentSession
-from duplexbench.agents.providers import openai_realtime_protocol as rt
-from duplexbench.agents.providers.openai_realtime import OpenAIRealtimeAgent, RealtimeOptions
-from duplexbench.agents.providers.transport import Message, Outbox, TransportClosed
-from duplexbench.audio.frames import AudioFrame
+from duplexbench.agents._audio_protocol import AudioSession
+from duplexbench.agents._events import SpeechCancelled, SpeechStarted
+from duplexbench.agents._protocol import AgentSession
+from duplexbench.agents._providers import openai_realtime_protocol as rt
+from duplexbench.agents._providers.openai_realtime import OpenAIRealtimeAgent, RealtimeOptions
+from duplexbench.agents._providers.transport import Message, Outbox, TransportClosed
+from duplexbench.audio._frames import AudioFrame
 from support.waiting import until
 
 

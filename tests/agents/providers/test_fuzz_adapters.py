@@ -40,14 +40,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from websockets.asyncio.server import ServerConnection, serve
 
-from duplexbench.agents.events import AgentEvent, ToolCallRequest, TranscriptDelta, UsageDelta
-from duplexbench.agents.providers import openai_realtime_protocol as rt
-from duplexbench.agents.providers.transport import (
+from duplexbench.agents._events import AgentEvent, ToolCallRequest, TranscriptDelta, UsageDelta
+from duplexbench.agents._providers import openai_realtime_protocol as rt
+from duplexbench.agents._providers.transport import (
     MAX_MESSAGE_BYTES,
     TransportError,
     WebSocketTransport,
 )
-from duplexbench.testing.conformance import session
+from duplexbench.testing._conformance import session
 from support.adapter_fuzz import (
     BY_NAME,
     CLOSE,

@@ -26,9 +26,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from duplexbench.agents.protocol import AgentError, AgentInput, AgentSession, ToolResultMessage
-from duplexbench.agents.providers.text_chat import ChatCompletionsAgent, ChatConfig
-from duplexbench.testing.conformance import TOOL
+from duplexbench.agents._protocol import AgentError, AgentInput, AgentSession, ToolResultMessage
+from duplexbench.agents._providers.text_chat import ChatCompletionsAgent, ChatConfig
+from duplexbench.testing._conformance import TOOL
 from support.agent_fuzz import DEEP_LISTS, documents, encode, mutated
 from support.fuzzing import FUZZ, time_guard
 

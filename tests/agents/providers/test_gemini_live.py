@@ -12,15 +12,15 @@ import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
 from duplexbench.agents import get_agent
-from duplexbench.agents.events import (
+from duplexbench.agents._events import (
     AgentFailure,
     ResponseDone,
     SpeechStarted,
     SpeechStopped,
     UsageDelta,
 )
-from duplexbench.agents.protocol import ToolResultMessage
-from duplexbench.agents.providers.gemini_live import (
+from duplexbench.agents._protocol import ToolResultMessage
+from duplexbench.agents._providers.gemini_live import (
     DEFAULT_URL,
     SERVER_CONTENT_IGNORED,
     SERVER_CONTENT_READ,
@@ -29,10 +29,10 @@ from duplexbench.agents.providers.gemini_live import (
     GeminiLiveConfig,
     setup_message,
 )
-from duplexbench.agents.providers.secrets import SecretError
-from duplexbench.agents.providers.transport import Message, Transport, TransportClosed
-from duplexbench.audio.frames import AudioFrame
-from duplexbench.testing.conformance import (
+from duplexbench.agents._providers.secrets import SecretError
+from duplexbench.agents._providers.transport import Message, Transport, TransportClosed
+from duplexbench.audio._frames import AudioFrame
+from duplexbench.testing._conformance import (
     PROVIDER_AUDIO_SAMPLES,
     SCENARIOS,
     TOOL,
@@ -42,7 +42,7 @@ from duplexbench.testing.conformance import (
     run_scenario,
     session,
 )
-from duplexbench.testing.provider import Disconnect, Emit, Expect, ScriptedProvider, Step
+from duplexbench.testing._provider import Disconnect, Emit, Expect, ScriptedProvider, Step
 from support.waiting import until
 
 KEY = "AIza-test-secret-value/+="

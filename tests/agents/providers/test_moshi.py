@@ -16,26 +16,26 @@ import numpy as np
 import pytest
 
 from duplexbench.agents import get_agent
-from duplexbench.agents.events import (
+from duplexbench.agents._events import (
     AgentEvent,
     AgentFailure,
     AudioDelta,
     ResponseDone,
     TranscriptDelta,
 )
-from duplexbench.agents.providers import moshi as moshi_module
-from duplexbench.agents.providers.moshi import NOT_APPLICABLE, MoshiAgent, MoshiConfig
-from duplexbench.agents.providers.moshi_opus import (
+from duplexbench.agents._providers import moshi as moshi_module
+from duplexbench.agents._providers.moshi import NOT_APPLICABLE, MoshiAgent, MoshiConfig
+from duplexbench.agents._providers.moshi_opus import (
     OggOpusDecoder,
     OggOpusEncoder,
     OggOpusError,
     OggReader,
     ogg_crc,
 )
-from duplexbench.agents.providers.moshi_protocol import decode_frame, encode_frame, message
-from duplexbench.agents.providers.transport import ConnectionNotOpened, Transport
-from duplexbench.audio.frames import AudioFrame
-from duplexbench.testing.conformance import (
+from duplexbench.agents._providers.moshi_protocol import decode_frame, encode_frame, message
+from duplexbench.agents._providers.transport import ConnectionNotOpened, Transport
+from duplexbench.audio._frames import AudioFrame
+from duplexbench.testing._conformance import (
     PROVIDER_AUDIO_SAMPLES,
     SCENARIOS,
     TRANSCRIPT,
@@ -44,8 +44,8 @@ from duplexbench.testing.conformance import (
     run_scenario,
     session,
 )
+from duplexbench.testing._provider import Disconnect, Emit, ScriptedProvider, Step
 from duplexbench.testing.moshi_server import MoshiScript, MoshiServer
-from duplexbench.testing.provider import Disconnect, Emit, ScriptedProvider, Step
 from support.waiting import until
 
 RATE = 24_000

@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from duplexbench.agents.audio_protocol import StreamingAgent
-from duplexbench.agents.events import (
+from duplexbench.agents._audio_protocol import StreamingAgent
+from duplexbench.agents._events import (
     AgentEvent,
     AgentFailure,
     AudioDelta,
@@ -23,19 +23,19 @@ from duplexbench.agents.events import (
     TranscriptDelta,
     UsageDelta,
 )
-from duplexbench.agents.protocol import AgentError, ToolResultMessage
-from duplexbench.agents.providers import openai_realtime_protocol as rt
-from duplexbench.agents.providers.openai_realtime import OpenAIRealtimeAgent, RealtimeOptions
-from duplexbench.agents.providers.transport import (
+from duplexbench.agents._protocol import AgentError, ToolResultMessage
+from duplexbench.agents._providers import openai_realtime_protocol as rt
+from duplexbench.agents._providers.openai_realtime import OpenAIRealtimeAgent, RealtimeOptions
+from duplexbench.agents._providers.transport import (
     ConnectionNotOpened,
     Message,
     Transport,
     TransportError,
 )
-from duplexbench.agents.registry import get_agent, parse_spec
-from duplexbench.audio.frames import AudioFrame
+from duplexbench.agents._registry import get_agent, parse_spec
+from duplexbench.audio._frames import AudioFrame
 from duplexbench.testing import Disconnect, Emit, Expect, ScriptedProvider
-from duplexbench.testing.conformance import (
+from duplexbench.testing._conformance import (
     PROVIDER_AUDIO_SAMPLES,
     SCENARIOS,
     TOOL,
@@ -45,7 +45,7 @@ from duplexbench.testing.conformance import (
     run_scenario,
     session,
 )
-from duplexbench.testing.provider import Step
+from duplexbench.testing._provider import Step
 from support.waiting import until
 
 APPEND = rt.APPEND

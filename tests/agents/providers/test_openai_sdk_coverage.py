@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from duplexbench.agents.providers.openai_realtime import OpenAIRealtimeAgent, RealtimeOptions
+from duplexbench.agents._providers.openai_realtime import OpenAIRealtimeAgent, RealtimeOptions
 
 ga = pytest.importorskip("openai.types.realtime", reason="openai SDK with the GA realtime types")
 beta = pytest.importorskip("openai.types.beta.realtime", reason="openai SDK with beta types")

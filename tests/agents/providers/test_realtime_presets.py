@@ -17,18 +17,18 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request
 
-from duplexbench.agents.audio_protocol import StreamingAgent
-from duplexbench.agents.events import AgentEvent, AgentFailure, AudioDelta, ResponseDone
-from duplexbench.agents.protocol import AgentError
-from duplexbench.agents.providers import openai_realtime_protocol as rt
-from duplexbench.agents.providers.openai_realtime import OpenAIRealtimeAgent
-from duplexbench.agents.providers.realtime_presets import PresetOptions, preset_options
-from duplexbench.agents.providers.transport import ConnectionNotOpened, Message, Transport
-from duplexbench.agents.registry import get_agent, parse_spec
-from duplexbench.agents.serve import RealtimeServer, ServeConfig
-from duplexbench.audio.frames import AudioFrame
+from duplexbench.agents._audio_protocol import StreamingAgent
+from duplexbench.agents._events import AgentEvent, AgentFailure, AudioDelta, ResponseDone
+from duplexbench.agents._protocol import AgentError
+from duplexbench.agents._providers import openai_realtime_protocol as rt
+from duplexbench.agents._providers.openai_realtime import OpenAIRealtimeAgent
+from duplexbench.agents._providers.realtime_presets import PresetOptions, preset_options
+from duplexbench.agents._providers.transport import ConnectionNotOpened, Message, Transport
+from duplexbench.agents._registry import get_agent, parse_spec
+from duplexbench.agents._serve import RealtimeServer, ServeConfig
+from duplexbench.audio._frames import AudioFrame
 from duplexbench.testing import Disconnect, Emit, Expect, ScriptedProvider
-from duplexbench.testing.conformance import (
+from duplexbench.testing._conformance import (
     PROVIDER_AUDIO_SAMPLES,
     SCENARIOS,
     TOOL,
@@ -37,7 +37,7 @@ from duplexbench.testing.conformance import (
     run_scenario,
     session,
 )
-from duplexbench.testing.provider import Step
+from duplexbench.testing._provider import Step
 from support.waiting import until
 
 KEY_ENV, KEY = "DB_TEST_PRESET_KEY", "sk-preset-test-do-not-leak-42"

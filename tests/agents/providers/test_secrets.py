@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from duplexbench.agents import AgentError
-from duplexbench.agents.providers.secrets import (
+from duplexbench.agents._providers.secrets import (
     SECRETS_FILENAME,
     SecretError,
     api_key,

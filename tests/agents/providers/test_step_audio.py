@@ -12,11 +12,11 @@ import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
 from duplexbench.agents import get_agent
-from duplexbench.agents.events import AgentFailure, ResponseDone, UsageDelta
-from duplexbench.agents.providers.step_audio import StepAudioAgent, StepAudioConfig, session_update
-from duplexbench.agents.providers.transport import Message, Transport, TransportClosed
-from duplexbench.audio.frames import AudioFrame
-from duplexbench.testing.conformance import (
+from duplexbench.agents._events import AgentFailure, ResponseDone, UsageDelta
+from duplexbench.agents._providers.step_audio import StepAudioAgent, StepAudioConfig, session_update
+from duplexbench.agents._providers.transport import Message, Transport, TransportClosed
+from duplexbench.audio._frames import AudioFrame
+from duplexbench.testing._conformance import (
     PROVIDER_AUDIO_SAMPLES,
     SCENARIOS,
     TOOL,
@@ -26,7 +26,7 @@ from duplexbench.testing.conformance import (
     run_scenario,
     session,
 )
-from duplexbench.testing.provider import Disconnect, Emit, Expect, ScriptedProvider, Step
+from duplexbench.testing._provider import Disconnect, Emit, Expect, ScriptedProvider, Step
 from support.waiting import until
 
 KEY = "step-secret-key-123"

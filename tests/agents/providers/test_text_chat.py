@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from duplexbench.agents import AgentError, AgentInput, AgentSession, get_agent
-from duplexbench.agents.cascade import CascadeAgent
-from duplexbench.agents.protocol import ToolResultMessage, ToolSpec
-from duplexbench.agents.providers.text_chat import ChatCompletionsAgent, ChatConfig
-from duplexbench.items.load import item_checksum, load_item
-from duplexbench.orchestrator.text_loop import EpisodeSetup, TextEpisode
-from duplexbench.trace.events import ToolCall
+from duplexbench.agents._cascade import CascadeAgent
+from duplexbench.agents._protocol import ToolResultMessage, ToolSpec
+from duplexbench.agents._providers.text_chat import ChatCompletionsAgent, ChatConfig
+from duplexbench.items._load import item_checksum, load_item
+from duplexbench.orchestrator._text_loop import EpisodeSetup, TextEpisode
+from duplexbench.trace._events import ToolCall
 from support.fixtures import FIXTURES
 
 ITEM = FIXTURES / "airline-rebooking.yaml"

@@ -19,9 +19,9 @@ import pytest
 import websockets
 from click.testing import CliRunner
 
-from duplexbench.agents.audio_protocol import AudioSession
-from duplexbench.agents.connection import ConnectionNotOpened
-from duplexbench.agents.events import (
+from duplexbench.agents._audio_protocol import AudioSession
+from duplexbench.agents._connection import ConnectionNotOpened
+from duplexbench.agents._events import (
     AgentEvent,
     AgentFailure,
     AudioDelta,
@@ -29,16 +29,16 @@ from duplexbench.agents.events import (
     ResponseDone,
     SpeechCancelled,
 )
-from duplexbench.agents.protocol import AgentSession
-from duplexbench.agents.providers.twilio_stream import (
+from duplexbench.agents._protocol import AgentSession
+from duplexbench.agents._providers.twilio_stream import (
     CHUNK_BYTES,
     TwilioStreamAgent,
     TwilioStreamConfig,
     call_ids,
 )
-from duplexbench.agents.registry import get_agent, parse_spec
-from duplexbench.audio.effects import mulaw_encode
-from duplexbench.audio.frames import AudioFrame
+from duplexbench.agents._registry import get_agent, parse_spec
+from duplexbench.audio._effects import mulaw_encode
+from duplexbench.audio._frames import AudioFrame
 from duplexbench.cli import main
 
 SESSION = AudioSession(AgentSession("Be brief.", (), "order-revocation", 3), frame_ms=20)

@@ -1,4 +1,4 @@
-"""The WebSocket session base every network adapter stands on (agents/providers/ws_session.py)."""
+"""The WebSocket session base every network adapter stands on (agents/_providers/ws_session.py)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from collections.abc import Callable
 
 import pytest
 
-from duplexbench.agents.events import AgentEvent, AgentFailure
-from duplexbench.agents.providers.gemini_live import GeminiLiveAgent, GeminiLiveConfig
-from duplexbench.agents.providers.openai_realtime import OpenAIRealtimeAgent, RealtimeOptions
-from duplexbench.agents.providers.step_audio import StepAudioAgent, StepAudioConfig
-from duplexbench.agents.providers.transport import ConnectionNotOpened, Message, Transport
-from duplexbench.agents.providers.ws_session import WebSocketSession
+from duplexbench.agents._events import AgentEvent, AgentFailure
+from duplexbench.agents._providers.gemini_live import GeminiLiveAgent, GeminiLiveConfig
+from duplexbench.agents._providers.openai_realtime import OpenAIRealtimeAgent, RealtimeOptions
+from duplexbench.agents._providers.step_audio import StepAudioAgent, StepAudioConfig
+from duplexbench.agents._providers.transport import ConnectionNotOpened, Message, Transport
+from duplexbench.agents._providers.ws_session import WebSocketSession
 from support.waiting import until
 
 KEY = "sk-do-not-show-4242"

@@ -46,7 +46,7 @@ import websockets
 from hypothesis import given
 from hypothesis import strategies as st
 
-from duplexbench.agents.providers import openai_realtime_protocol as rt
+from duplexbench.agents._providers import openai_realtime_protocol as rt
 from support.agent_fuzz import (
     DEEP_LISTS,
     DEEP_MAPS,

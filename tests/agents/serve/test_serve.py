@@ -25,8 +25,8 @@ from openai.types.realtime import (
     ResponseAudioTranscriptDeltaEvent,
 )
 
-from duplexbench.agents.audio_protocol import AudioSession
-from duplexbench.agents.events import (
+from duplexbench.agents._audio_protocol import AudioSession
+from duplexbench.agents._events import (
     AgentEvent,
     AgentFailure,
     AudioDelta,
@@ -36,13 +36,13 @@ from duplexbench.agents.events import (
     ToolCallRequest,
     TranscriptDelta,
 )
-from duplexbench.agents.protocol import AgentSession, ToolResultMessage, ToolSpec
-from duplexbench.agents.providers import openai_realtime_protocol as rt
-from duplexbench.agents.providers.openai_realtime import OpenAIRealtimeAgent, RealtimeOptions
-from duplexbench.agents.registry import AgentSpec, Channel, get_agent, register_agent
-from duplexbench.agents.serve import RealtimeServer, ServeConfig, is_loopback
-from duplexbench.audio.frames import AudioFrame, energy
-from duplexbench.audio.pcm import Int16Array, resample
+from duplexbench.agents._protocol import AgentSession, ToolResultMessage, ToolSpec
+from duplexbench.agents._providers import openai_realtime_protocol as rt
+from duplexbench.agents._providers.openai_realtime import OpenAIRealtimeAgent, RealtimeOptions
+from duplexbench.agents._registry import AgentSpec, Channel, get_agent, register_agent
+from duplexbench.agents._serve import RealtimeServer, ServeConfig, is_loopback
+from duplexbench.audio._frames import AudioFrame, energy
+from duplexbench.audio._pcm import Int16Array, resample
 from support.waiting import until
 
 TALKER = "test-serve-talker"

@@ -22,17 +22,17 @@ import pytest
 import websockets
 from pydantic import BaseModel, TypeAdapter
 
-from duplexbench.agents.audio_protocol import AudioSession
-from duplexbench.agents.events import AgentEvent, AudioDelta, ResponseDone, TranscriptDelta
-from duplexbench.agents.protocol import ToolResultMessage
-from duplexbench.agents.providers import openai_realtime_protocol as rt
-from duplexbench.agents.registry import AgentSpec, Channel, get_agent, register_agent
-from duplexbench.agents.serve import RealtimeServer, ServeConfig
-from duplexbench.audio.frames import AudioFrame, energy
-from duplexbench.audio.pcm import Int16Array, resample
-from duplexbench.orchestrator.audio_loop import BankSpeech
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.speech.tts import DEFAULT_VOICE, SpeechUnavailable
+from duplexbench.agents._audio_protocol import AudioSession
+from duplexbench.agents._events import AgentEvent, AudioDelta, ResponseDone, TranscriptDelta
+from duplexbench.agents._protocol import ToolResultMessage
+from duplexbench.agents._providers import openai_realtime_protocol as rt
+from duplexbench.agents._registry import AgentSpec, Channel, get_agent, register_agent
+from duplexbench.agents._serve import RealtimeServer, ServeConfig
+from duplexbench.audio._frames import AudioFrame, energy
+from duplexbench.audio._pcm import Int16Array, resample
+from duplexbench.orchestrator._audio_loop import BankSpeech
+from duplexbench.speech._bank import SpeechBank
+from duplexbench.speech._tts import DEFAULT_VOICE, SpeechUnavailable
 
 ga = pytest.importorskip("openai.types.realtime", reason="openai SDK (clients extra)")
 beta = pytest.importorskip("openai.types.beta.realtime", reason="openai SDK (clients extra)")

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from duplexbench.audio.effects import (
+from duplexbench.audio._effects import (
     EffectsConfig,
     apply_effects,
     schedule_bursts,

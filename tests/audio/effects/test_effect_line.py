@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from duplexbench.audio.effects import (
+from duplexbench.audio._effects import (
     BURST_DURATION_MS,
     BURST_KINDS,
     TIC_KINDS,
@@ -20,7 +20,7 @@ from duplexbench.audio.effects import (
     speech_power,
     tic_clip,
 )
-from duplexbench.audio.effects.telephony import TelephoneStream
+from duplexbench.audio._effects.telephony import TelephoneStream
 
 SR = 16_000
 ONLY = EffectsConfig(muffle=False, noise=False, bursts=False, telephony=False, frame_drops=False)

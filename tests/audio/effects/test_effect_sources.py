@@ -7,14 +7,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from duplexbench.audio.effects.sources import (
+from duplexbench.audio._effects.sources import (
     BURST_KINDS,
     NOISE_KINDS,
     ProceduralSource,
     RecordingSource,
     make,
 )
-from duplexbench.audio.wav import write_wav
+from duplexbench.audio._wav import write_wav
 
 SR = 16_000
 

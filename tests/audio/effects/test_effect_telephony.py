@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from duplexbench.audio.effects.telephony import (
+from duplexbench.audio._effects.telephony import (
     band_pass,
     drop_frames,
     gilbert_elliott_mask,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from duplexbench.scoring.actions.backchannel import (
+from duplexbench.scoring._actions.backchannel import (
     backchannel_function,
     final_pitch_rise,
     lexical_function,

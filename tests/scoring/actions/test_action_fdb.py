@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from duplexbench.scoring.actions.fdb import fdb_metrics, takeover
-from duplexbench.scoring.actions.observation import AgentSegment
+from duplexbench.scoring._actions.fdb import fdb_metrics, takeover
+from duplexbench.scoring._actions.observation import AgentSegment
 from support.action_builders import agent, item, observe, seg, words
 
 

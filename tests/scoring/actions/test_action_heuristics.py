@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from duplexbench.items.action import ActionItem
-from duplexbench.scoring.actions.heuristics import (
+from duplexbench.items._action import ActionItem
+from duplexbench.scoring._actions.heuristics import (
     content_words,
     follow_point,
     heuristic_follow_through,
@@ -14,7 +14,7 @@ from duplexbench.scoring.actions.heuristics import (
     tokens,
     words_between,
 )
-from duplexbench.scoring.actions.observation import AgentSegment
+from duplexbench.scoring._actions.observation import AgentSegment
 from support.action_builders import agent, item, observe, seg, words
 
 # --- text helpers ----------------------------------------------------------------------

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from duplexbench.items.action import CONDITION_IDS
-from duplexbench.scoring.actions import judge as judge_module
-from duplexbench.scoring.actions.judge import (
+from duplexbench.items._action import CONDITION_IDS
+from duplexbench.scoring._actions import judge as judge_module
+from duplexbench.scoring._actions.judge import (
     SYSTEM_PROMPT,
     ActionJudge,
     ActionJudgeCache,
@@ -18,8 +18,8 @@ from duplexbench.scoring.actions.judge import (
     evidence,
     question_text,
 )
-from duplexbench.scoring.actions.observation import ActionObservation
-from duplexbench.scoring.actions.rules import Verdict
+from duplexbench.scoring._actions.observation import ActionObservation
+from duplexbench.scoring._actions.rules import Verdict
 from support.action_builders import agent, item, observe, seg
 from support.chat_endpoint import ChatHandler as _Handler
 from support.chat_endpoint import serve_chat

@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from duplexbench.items.action import ActionItem
-from duplexbench.scoring.actions.rules import (
+from duplexbench.items._action import ActionItem
+from duplexbench.scoring._actions.rules import (
     MissingAnnotation,
     Verdict,
     immediate,

@@ -8,15 +8,15 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from duplexbench.items.action import ActionItem
-from duplexbench.scoring.actions.judge import ActionJudge, ActionJudgeCache, build_question
-from duplexbench.scoring.actions.result import (
+from duplexbench.items._action import ActionItem
+from duplexbench.scoring._actions.judge import ActionJudge, ActionJudgeCache, build_question
+from duplexbench.scoring._actions.result import (
     ActionScore,
     action_error_score,
     score_observation,
 )
-from duplexbench.scoring.actions.rules import Verdict
-from duplexbench.scoring.actions.summary import action_block, rates
+from duplexbench.scoring._actions.rules import Verdict
+from duplexbench.scoring._actions.summary import action_block, rates
 from support.action_builders import agent, item, observe, seg, words
 
 # --- score_observation -----------------------------------------------------------------

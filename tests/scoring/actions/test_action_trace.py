@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from duplexbench.scoring.actions.trace import agent_segments, observe
-from duplexbench.trace.events import (
+from duplexbench.scoring._actions.trace import agent_segments, observe
+from duplexbench.trace._events import (
     AgentUtterance,
     AgentUtteranceData,
     EpisodeAudio,
@@ -12,7 +12,7 @@ from duplexbench.trace.events import (
     FloorSegmentData,
     TraceEvent,
 )
-from duplexbench.trace.replay_events import (
+from duplexbench.trace._replay_events import (
     ReplayCue,
     ReplayCueData,
     ReplaySegment,

@@ -7,10 +7,10 @@ Interrupt verdicts and hide the backchannel.
 
 from __future__ import annotations
 
-from duplexbench.scoring.actions.fdb import fdb_metrics, takeover
-from duplexbench.scoring.actions.heuristics import heuristic_follow_through, words_between
-from duplexbench.scoring.actions.observation import AgentSegment
-from duplexbench.scoring.actions.rules import immediate
+from duplexbench.scoring._actions.fdb import fdb_metrics, takeover
+from duplexbench.scoring._actions.heuristics import heuristic_follow_through, words_between
+from duplexbench.scoring._actions.observation import AgentSegment
+from duplexbench.scoring._actions.rules import immediate
 from support.action_builders import agent, item, observe, seg, words
 
 DASHED = "Okay — got it."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from duplexbench.scoring.interaction import (
+from duplexbench.scoring._interaction import (
     Segment,
     classify_user_segment,
     drop_call_end_artifact,
@@ -12,7 +12,7 @@ from duplexbench.scoring.interaction import (
     linearize,
     make_timeline,
 )
-from duplexbench.scoring.interaction.timeline import InteractionTimeline, SegmentKind
+from duplexbench.scoring._interaction.timeline import InteractionTimeline, SegmentKind
 
 
 def U(start: float, end: float, kind: SegmentKind = "turn", text: str = "") -> Segment:

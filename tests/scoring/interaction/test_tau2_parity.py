@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from duplexbench.scoring.interaction import interaction_metrics, ticks_to_timeline
-from duplexbench.scoring.interaction.metrics import Rules
-from duplexbench.scoring.interaction.tau2 import experiment_metrics
-from duplexbench.scoring.interaction.tau2_rules import as_tau2_metrics, drop_final_tick
-from duplexbench.scoring.interaction.timeline import (
+from duplexbench.scoring._interaction import interaction_metrics, ticks_to_timeline
+from duplexbench.scoring._interaction.metrics import Rules
+from duplexbench.scoring._interaction.tau2 import experiment_metrics
+from duplexbench.scoring._interaction.tau2_rules import as_tau2_metrics, drop_final_tick
+from duplexbench.scoring._interaction.timeline import (
     InteractionTimeline,
     Segment,
     drop_call_end_artifact,

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from duplexbench.scoring.interaction import (
+from duplexbench.scoring._interaction import (
     experiment_metrics,
     interaction_metrics,
     read_simulation,
     ticks_to_timeline,
 )
-from duplexbench.scoring.interaction.tau2 import experiment_tick_seconds
+from duplexbench.scoring._interaction.tau2 import experiment_tick_seconds
 
 PEER = Path(__file__).resolve().parents[2] / "fixtures/tau2/interaction-metrics/experiment"
 SIM = PEER / "simulations/49b22f0c-4a56-41c5-922f-bc2a56e53a23.json"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from duplexbench.scoring.interaction.record import TimelineRecord, pooled_panel, timeline_record
-from duplexbench.trace.events import (
+from duplexbench.scoring._interaction.record import TimelineRecord, pooled_panel, timeline_record
+from duplexbench.trace._events import (
     EpisodeAudio,
     EpisodeAudioData,
     FloorSegment,

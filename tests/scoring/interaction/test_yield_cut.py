@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from duplexbench.scoring.interaction import Segment, interaction_metrics, make_timeline
-from duplexbench.scoring.interaction.metrics import Rules
-from duplexbench.scoring.interaction.record import TimelineRecord
-from duplexbench.scoring.interaction.timeline import InteractionTimeline
+from duplexbench.scoring._interaction import Segment, interaction_metrics, make_timeline
+from duplexbench.scoring._interaction.metrics import Rules
+from duplexbench.scoring._interaction.record import TimelineRecord
+from duplexbench.scoring._interaction.timeline import InteractionTimeline
 
 
 def interruption(cut: bool | None, stop_after_ms: float = 500.0) -> InteractionTimeline:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from duplexbench.items.action import CONDITION_IDS, SCENARIOS
-from duplexbench.items.action_suite import load_action_suite
-from duplexbench.suites.action_stats import action_stats
+from duplexbench.items._action import CONDITION_IDS, SCENARIOS
+from duplexbench.items._action_suite import load_action_suite
+from duplexbench.suites._action_stats import action_stats
+from duplexbench.suites._package import DATA
 from duplexbench.suites.actions.build import build, packaged_durations
-from duplexbench.suites.package import DATA
 
 
 def test_actions_v1_has_28_items_per_condition_balanced_over_scenarios() -> None:

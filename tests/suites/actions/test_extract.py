@@ -15,9 +15,9 @@ from typing import Any, ClassVar
 
 import pytest
 
-from duplexbench.items.action import ActionItem
-from duplexbench.items.action_checks import check_action_item
-from duplexbench.items.errors import ItemError
+from duplexbench.items._action import ActionItem
+from duplexbench.items._action_checks import check_action_item
+from duplexbench.items._errors import ItemError
 from duplexbench.suites.actions.corpus import (
     Conversation,
     Corpus,

@@ -9,14 +9,14 @@ from itertools import pairwise
 
 import pytest
 
-from duplexbench.items.action import (
+from duplexbench.items._action import (
     CONDITION_IDS,
     SCENARIOS,
     TAKE_TURN_WINDOWS,
     ActionItem,
     adaptation_of,
 )
-from duplexbench.items.action_checks import check_action_item
+from duplexbench.items._action_checks import check_action_item
 from duplexbench.suites.actions import generate as gen
 from duplexbench.suites.actions.generate import (
     CONTINUOUS_GAPS_MS,

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from duplexbench.items.load import parse_item
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.suites.quality import audit
-from duplexbench.suites.quality.qa import QualityReport, check_item_quality, item_problems
+from duplexbench.items._load import parse_item
+from duplexbench.items._workflow import WorkflowItem
+from duplexbench.suites._quality import audit
+from duplexbench.suites._quality.qa import QualityReport, check_item_quality, item_problems
 from support.fixtures import fixture_item
 
 

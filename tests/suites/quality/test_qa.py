@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from duplexbench.items.load import parse_item
-from duplexbench.suites.quality.qa import solvability_problems
+from duplexbench.items._load import parse_item
+from duplexbench.suites._quality.qa import solvability_problems
 from support.fixtures import fixture_item
 
 

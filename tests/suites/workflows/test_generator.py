@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from duplexbench.items.load import item_checksum
-from duplexbench.items.suite import load_suite
-from duplexbench.suites.package import DATA
-from duplexbench.suites.stats import suite_stats
+from duplexbench.items._load import item_checksum
+from duplexbench.items._suite import load_suite
+from duplexbench.suites._package import DATA
+from duplexbench.suites._stats import suite_stats
 from duplexbench.suites.workflows.archetypes import load_archetypes
 from duplexbench.suites.workflows.build import PER_ARCHETYPE, SEED, SUITE, build
 from duplexbench.suites.workflows.catalog import FieldTemplate, LookupTemplate

@@ -16,12 +16,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from duplexbench.items.action import ActionItem
-from duplexbench.items.suite import GeneratorInfo, SuiteManifest
-from duplexbench.speech.bank import SpeechBank
-from duplexbench.speech.segments import speech_duration_ms
+from duplexbench.items import ActionItem, GeneratorInfo, SuiteManifest
+from duplexbench.speech import SpeechBank, speech_duration_ms
+from duplexbench.suites._package import DATA, write_suite
 from duplexbench.suites.actions.generate import generate_actions
-from duplexbench.suites.package import DATA, write_suite
 
 GENERATOR = "duplexbench.suites.actions"
 GENERATOR_VERSION = "1.0"

@@ -26,9 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from duplexbench.files import UnsafeFileError, read_limited
-from duplexbench.items._base import Identifier
-from duplexbench.items.action import Scenario
-from duplexbench.items.errors import ItemError, Problem, format_loc
+from duplexbench.items import Identifier, ItemError, Problem, Scenario, format_loc
 from duplexbench.words import count_words
 
 CORPUS_FORMAT_VERSION: Literal["1"] = "1"

@@ -21,15 +21,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from duplexbench.items.action import (
+from duplexbench.items import (
     CONDITION_IDS,
     TAKE_TURN_WINDOWS,
     ActionItem,
     Annotations,
     Segment,
     Span,
+    check_action_item,
 )
-from duplexbench.items.action_checks import check_action_item
 from duplexbench.suites.actions.corpus import (
     UTTERANCE_GAP_MS,
     Conversation,

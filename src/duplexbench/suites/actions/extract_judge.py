@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Protocol
 
-from duplexbench.items.action import ActionItem
+from duplexbench.items import ActionItem
 from duplexbench.suites.actions.extract import ExtractionReport, Rejection
 from duplexbench.yesno import JudgeUnavailable, ask_yes_no
 

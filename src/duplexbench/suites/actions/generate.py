@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
-from duplexbench.items.action import (
+from duplexbench.items import (
     CONDITION_IDS,
     SCENARIOS,
     TAKE_TURN_WINDOWS,
@@ -36,8 +36,8 @@ from duplexbench.items.action import (
     Span,
     action_of,
     adaptation_of,
+    check_action_item,
 )
-from duplexbench.items.action_checks import check_action_item
 from duplexbench.suites.actions import templates as t
 from duplexbench.suites.actions.templates.model import (
     Setting,

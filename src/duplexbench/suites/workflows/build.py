@@ -16,10 +16,9 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from duplexbench.items.suite import GeneratorInfo, SuiteManifest
-from duplexbench.items.workflow import WorkflowItem
-from duplexbench.suites.package import DATA, write_suite
-from duplexbench.suites.quality.qa import item_problems
+from duplexbench.items import GeneratorInfo, SuiteManifest, WorkflowItem
+from duplexbench.suites._package import DATA, write_suite
+from duplexbench.suites._quality.qa import item_problems
 from duplexbench.suites.workflows.archetypes import load_archetypes
 from duplexbench.suites.workflows.assemble import GENERATOR_VERSION
 from duplexbench.suites.workflows.generate import Generated, generate

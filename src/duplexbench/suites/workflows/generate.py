@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from duplexbench.items.errors import ItemError
-from duplexbench.items.load import parse_item
-from duplexbench.items.workflow import WorkflowItem
+from duplexbench.items import ItemError, WorkflowItem, parse_item
 from duplexbench.suites.workflows.assemble import assemble
 from duplexbench.suites.workflows.catalog import Archetype
 from duplexbench.suites.workflows.compose import CompositionError, compose

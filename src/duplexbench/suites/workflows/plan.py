@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import get_args
 
-from duplexbench.items.taxonomy import (
+from duplexbench.items import (
     Autonomy,
     Burden,
     DelegationPattern,

@@ -12,7 +12,7 @@ decides what the conversation is about. Topic categories:
 
 from __future__ import annotations
 
-from duplexbench.items.action import Scenario
+from duplexbench.items import Scenario
 from duplexbench.suites.actions.templates.model import Line, Topic
 
 ABBREV: dict[Scenario, str] = {

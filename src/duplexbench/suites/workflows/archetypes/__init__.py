@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import get_args
 
-from duplexbench.items.taxonomy import WorkArchetype
+from duplexbench.items import WorkArchetype
 from duplexbench.suites.workflows.catalog import Archetype
 
 MODULES: tuple[str, ...] = get_args(WorkArchetype)

@@ -1,0 +1,329 @@
+"""The reference agent's rule-based dialogue manager (a TextAgent).
+
+It works only from what any agent sees: the instructions, the tool schemas,
+tool results and the caller's words. It asks for one missing field at a time,
+reads each answer by the field's type and writes it at once, takes
+corrections ("actually, it's 200") by updating the field and confirming it,
+looks a value up in the knowledge tool when the caller cannot give it, marks
+the artifact ready, asks before the consequential action and acts only on a
+yes, stands down on a no or a revocation, and says goodbye.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from duplexbench.agents._protocol import AgentInput, AgentSession, AgentToolCall, AgentTurn
+from duplexbench.agents._reference.knowledge import value_from_results
+from duplexbench.agents._reference.phrasing import Phrasing, PhrasingName
+from duplexbench.agents._reference.records import (
+    RECORD,
+    Policy,
+    policy_of,
+    record_id,
+    record_values,
+)
+from duplexbench.agents._reference.schema import FieldInfo, ToolMap, classify
+from duplexbench.agents._reference.understand import (
+    about,
+    best_choice,
+    is_correction,
+    is_no,
+    is_unknown,
+    is_yes,
+    old_value,
+    parse_value,
+    spoken,
+)
+
+MAX_ATTEMPTS = 2
+NAMED = Phrasing("names")
+"""Clarifications name the field, whatever the phrasing."""
+_WHICH_ONE = re.compile(
+    r"\b(do you mean|which one do you|which do you mean|what do you mean)\b", re.I
+)
+
+
+@dataclass
+class _State:
+    values: dict[str, Any] = field(default_factory=dict)
+    pending: str | None = None
+    attempts: dict[str, int] = field(default_factory=dict)
+    lookup: list[str] = field(default_factory=list)
+    looked_up: set[str] = field(default_factory=set)
+    skipped: set[str] = field(default_factory=set)
+    to_confirm: list[str] = field(default_factory=list)
+    confirming: str | None = None
+    asked_approval: bool = False
+    approved: bool = False
+    declined: bool = False
+    done: bool = False
+    last_written: str | None = None
+    record_done: bool = False
+    clarify: bool = False
+    """The caller asked which detail was meant: say it by its name next."""
+    read_back: dict[str, Any] | None = None
+    """The values as last read back before asking for the go-ahead."""
+
+
+class ReferenceDialogue:
+    def __init__(self, year: int = 2026, phrasing: PhrasingName = "names") -> None:
+        self.year = year
+        self.phrasing = Phrasing(phrasing)
+        self.tools = ToolMap()
+        self.policy: Policy = "ask"
+        self.s = _State()
+        self._calls = 0
+
+    def start(self, session: AgentSession) -> None:
+        self.tools = classify(session.tools)
+        self.policy = policy_of(session.instructions)
+        self.s = _State()
+
+    def close(self) -> None:
+        return None
+
+    # ------------------------------------------------------------ turns
+
+    def respond(self, observation: AgentInput) -> AgentTurn:
+        if self.s.done:
+            return AgentTurn()
+        calls: list[AgentToolCall] = []
+        prefix = ""
+        for result in observation.tool_results:
+            prefix += self._after_tool(result.name, result.output, calls)
+        if self.s.done:
+            return AgentTurn(prefix.strip(), tuple(calls), end_call=True)
+        if observation.user_text is not None:
+            calls += self._understand(observation.user_text)
+        elif not prefix and not calls:
+            return AgentTurn()  # results of plain writes: nothing new to say
+        if calls and any(c.name in self._pending_result_tools() for c in calls):
+            return AgentTurn(prefix.strip(), tuple(calls))  # wait for the lookup or commit
+        turn = self._next()
+        say = f"{prefix} {turn.say}".strip()
+        return AgentTurn(say, tuple(calls) + turn.tool_calls, turn.end_call)
+
+    def _pending_result_tools(self) -> set[str]:
+        tools = [self.tools.search, self.tools.commit, *self.tools.lookup]
+        return {t.name for t in tools if t is not None}
+
+    def _call(self, name: str, arguments: dict[str, Any]) -> AgentToolCall:
+        self._calls += 1
+        return AgentToolCall(name, arguments, f"ref-dm-{self._calls}")
+
+    def _write(self, name: str, value: Any) -> list[AgentToolCall]:
+        if self.tools.update is None or value is None or self.s.values.get(name) == value:
+            return []
+        self.s.values[name] = value
+        self.s.last_written = name
+        return [self._call(self.tools.update.name, {"fields": {name: value}})]
+
+    # ------------------------------------------------------------ understanding
+
+    def _field(self, name: str | None) -> FieldInfo | None:
+        return next((f for f in self.tools.fields if f.name == name), None)
+
+    def _mentioned(self, text: str) -> FieldInfo | None:
+        lowered = text.casefold()
+        hits = [f for f in self.tools.fields if f.words in lowered]
+        return max(hits, key=lambda f: len(f.words), default=None)
+
+    def _holding(self, old: str | None) -> FieldInfo | None:
+        """The field whose current value the caller is taking back ("..., not 10")."""
+        if not old:
+            return None
+        for name, value in self.s.values.items():
+            if spoken(value).casefold() == old.casefold():
+                return self._field(name)
+        return None
+
+    def _understand(self, text: str) -> list[AgentToolCall]:
+        s = self.s
+        calls: list[AgentToolCall] = []
+        if s.pending is not None and _WHICH_ONE.search(text):
+            s.clarify = True  # "Sorry, do you mean the tax id or the reference number?"
+            return calls
+        if s.asked_approval and not s.approved:
+            self._approval_answer(text)
+        if is_correction(text):
+            named = self._mentioned(text)
+            target = named or self._holding(old_value(text)) or self._field(s.last_written)
+            if target is not None:
+                before = len(calls)
+                said = about(text, target.words) if named else text
+                calls += self._write(target.name, parse_value(target, said, self.year))
+                if len(calls) > before and target.name not in s.to_confirm:
+                    s.to_confirm.append(target.name)
+                    s.declined = False
+        elif s.confirming is not None:
+            s.confirming = None
+        if s.pending == RECORD and not calls:
+            calls += self._record(text)
+        elif s.pending is not None and not calls:
+            calls += self._answer(s.pending, text)
+        calls += self._volunteered(text)
+        return calls
+
+    def _approval_answer(self, text: str) -> None:
+        """Yes or no to the approval question, sentence by sentence: "No, the X is Y"
+        is a correction, not a refusal; any refusal or correction holds the action."""
+        s = self.s
+        sentences = [p for p in re.split(r"(?<=[.!?])\s+", text) if p.strip()]
+        refused = any(is_no(p) and not is_correction(p) for p in sentences)
+        corrected = any(is_correction(p) for p in sentences)
+        if refused or corrected:
+            s.declined, s.asked_approval = refused, False
+        elif any(is_yes(p) for p in sentences):
+            s.approved = True
+
+    def _record(self, text: str) -> list[AgentToolCall]:
+        """The caller's reference number: look the record up (two tries at most)."""
+        rid = record_id(text)
+        self.s.attempts[RECORD] = self.s.attempts.get(RECORD, 0) + 1
+        if rid is None and self.s.attempts[RECORD] < MAX_ATTEMPTS:
+            return []
+        self.s.pending, self.s.record_done = None, True
+        return [self._call(t.name, {"id": rid}) for t in self.tools.lookup[:1]] if rid else []
+
+    def _answer(self, name: str, text: str) -> list[AgentToolCall]:
+        info = self._field(name)
+        assert info is not None
+        value = None if is_unknown(text) else parse_value(info, text, self.year)
+        if value is not None:
+            self.s.pending = None
+            return self._write(name, value)
+        self.s.attempts[name] = self.s.attempts.get(name, 0) + 1
+        if is_unknown(text) or self.s.attempts[name] >= MAX_ATTEMPTS:
+            self.s.pending = None
+            if self.tools.search is not None and name not in self.s.looked_up:
+                self.s.lookup.append(name)
+            else:
+                self.s.skipped.add(name)
+        return []
+
+    def _volunteered(self, text: str) -> list[AgentToolCall]:
+        """Enum values the caller mentioned in passing (e.g. "after the birth of ...")."""
+        calls: list[AgentToolCall] = []
+        for info in self.tools.fields:
+            if info.kind != "enum" or info.name in self.s.values:
+                continue
+            choice = best_choice(text, info.choices)
+            if choice and all(w in text.casefold() for w in choice.casefold().split()):
+                calls += self._write(info.name, choice)
+        return calls
+
+    # ------------------------------------------------------------ tool results
+
+    def _after_tool(self, name: str, output: dict[str, Any], calls: list[AgentToolCall]) -> str:
+        tools = self.tools
+        if any(name == t.name for t in tools.lookup):
+            known = {f.name for f in tools.fields}
+            for key, value in record_values(output).items():
+                if key in known and key not in self.s.values:
+                    calls += self._write(key, value)  # on file; the caller may still change it
+            return "I found your record." if output.get("ok") else "I could not find that record."
+        if tools.search is not None and name == tools.search.name and self.s.lookup:
+            field_name = self.s.lookup.pop(0)
+            self.s.looked_up.add(field_name)
+            info = self._field(field_name)
+            results = output.get("result", {}).get("results", []) if output.get("ok") else []
+            value = value_from_results(info, results, self._context()) if info else None
+            if value is None:
+                self.s.skipped.add(field_name)
+                return ""
+            calls += self._write(field_name, value)
+            return self.phrasing.found(info, field_name, spoken(value))
+        if tools.commit is not None and name == tools.commit.name:
+            if output.get("ok"):
+                self.s.done = True
+                return "It is done. Thank you, goodbye!"
+            self.s.approved = self.s.asked_approval = False
+            if output.get("error", {}).get("code") != "not_authorized":
+                self.s.done = True  # not ready (fields missing): nothing more to try
+                return "I could not complete it, some information is missing. Goodbye!"
+        return ""
+
+    def _context(self) -> list[str]:
+        """Chosen options (enum values): what documents are usually keyed by."""
+        enums = {f.name for f in self.tools.fields if f.kind == "enum"}
+        return [str(v) for n, v in self.s.values.items() if n in enums]
+
+    # ------------------------------------------------------------ what next
+
+    def _next(self) -> AgentTurn:
+        s, tools = self.s, self.tools
+        if s.approved and tools.commit is not None:
+            calls = [self._call(tools.ready.name, {})] if tools.ready else []
+            return AgentTurn("", (*calls, self._call(tools.commit.name, {})))
+        if tools.lookup and not s.record_done and s.pending is None:
+            s.pending = RECORD
+        if s.pending is not None:
+            return AgentTurn(self._question(s.pending))
+        missing = [
+            f
+            for f in tools.fields
+            if f.name not in s.values and f.name not in s.skipped and f.name not in s.lookup
+        ]
+        if missing:
+            s.pending = missing[0].name
+            return AgentTurn(self._question(s.pending))
+        if s.lookup and tools.search is not None:
+            info = self._field(s.lookup[0])
+            query = " ".join([info.words if info else s.lookup[0], *self._context()])
+            return AgentTurn(
+                "Let me look that up.", (self._call(tools.search.name, {"query": query}),)
+            )
+        if s.to_confirm:
+            name = s.to_confirm.pop(0)
+            s.confirming = name
+            info = self._field(name)
+            value = spoken(s.values[name])
+            if info is None:
+                return AgentTurn(f"Just to confirm, the {name} is {value}?")
+            return AgentTurn(self.phrasing.confirm(info, value))
+        return self._wrap_up()
+
+    def _wrap_up(self) -> AgentTurn:
+        s, tools = self.s, self.tools
+        ready = (self._call(tools.ready.name, {}),) if tools.ready else ()
+        if self.policy == "notes" or (self.policy == "ready" and not s.declined):
+            s.done = True
+            calls = ready if self.policy == "ready" else ()
+            return AgentTurn("Everything is noted. Thank you, goodbye!", calls, end_call=True)
+        if tools.commit is None or s.declined:
+            s.done = True
+            calls = ready if tools.commit is None and not s.declined else ()
+            prefix = "Okay, I will not go ahead." if s.declined else "Everything is filled in."
+            return AgentTurn(f"{prefix} Thank you, goodbye!", calls, end_call=True)
+        if self.policy == "commit":
+            return AgentTurn("", (*ready, self._call(tools.commit.name, {})))
+        s.asked_approval = True
+        action = tools.commit.name.replace("_", " ")
+        before, s.read_back = s.read_back, dict(s.values)
+        changed = [n for n, v in s.values.items() if before is not None and before.get(n) != v]
+        names = changed or list(s.values)
+        pairs = [(self._field(n), n, spoken(s.values[n])) for n in names]
+        # ready before asking: a "no" leaves it ready for review, a "yes" commits
+        # after a correction, only what changed: the rest was read back already
+        return AgentTurn(self.phrasing.readback(pairs, action, bool(changed)), ready)
+
+    def _question(self, name: str) -> str:
+        clarify, self.s.clarify = self.s.clarify, False
+        if name == RECORD:
+            return NAMED.record_question() if clarify else self.phrasing.record_question()
+        info = self._field(name)
+        if info is None:
+            return f"What is the {name}?"
+        if clarify:
+            return f"I mean the {info.words}. {NAMED.question(info, 0)}"
+        return self.phrasing.question(info, self.tools.fields.index(info))
+
+
+def describe(turn: AgentTurn) -> str:
+    """One line for debugging: speech and tool calls."""
+    calls = "; ".join(f"{c.name}({json.dumps(c.arguments)})" for c in turn.tool_calls)
+    return f"{turn.say} [{calls}]"

@@ -1,0 +1,223 @@
+"""Agent registry: a registering decorator, spec strings and lookup.
+
+An agent spec is `name[:model][?key=value&...]`, e.g. `oracle`, `noop` or
+`openai-realtime:gpt-realtime?voice=marin`; `module.path:factory[?...]` names
+a factory by module (`plugins.py`). Agents from outside duplexbench (installed
+plug-ins, plug-in files) are loaded by `plugins.py`, each in isolation.
+
+Names: a built-in agent's name cannot be taken by a plug-in (the built-in
+stays, the plug-in's registration is ignored with a warning); a name two
+plug-ins register is an error only when that agent is asked for, naming both.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+from urllib.parse import parse_qsl
+
+from duplexbench.agents import _plugins as plugins
+from duplexbench.agents._audio_protocol import StepAgent, StreamingAgent
+from duplexbench.agents._protocol import TextAgent
+
+Channel = Literal["text", "audio"]
+AnyAgent = TextAgent | StepAgent | StreamingAgent
+AgentFactory = Callable[["AgentSpec", Channel], AnyAgent]
+_SPEC = re.compile(r"^(?P<name>[a-z][a-z0-9_\-.]*)(:(?P<model>[^?]+))?(\?(?P<query>.*))?$")
+BUILT_IN = "built-in"
+log = logging.getLogger("duplexbench.plugins")
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    name: str
+    model: str | None
+    options: dict[str, str]
+    raw: str
+
+
+@dataclass(frozen=True)
+class AgentInfo:
+    name: str
+    description: str
+    factory: AgentFactory
+    privileged: bool
+    origin: str
+    channels: tuple[Channel, ...]
+
+    def create(self, spec: AgentSpec, channel: Channel) -> AnyAgent:
+        """An agent for this channel, or ValueError naming the channels it supports."""
+        if channel not in self.channels:
+            raise ValueError(
+                f"agent {self.name!r} has no {channel} channel; it supports: "
+                + ", ".join(self.channels)
+            )
+        return self.factory(spec, channel)
+
+
+_REGISTRY: dict[str, AgentInfo] = {}
+_LOADED: set[str] = set()
+_CONFLICTS: dict[str, list[str]] = {}
+"""Names registered by more than one plug-in -> the origins."""
+
+
+def register_agent(
+    name: str,
+    *,
+    description: str,
+    privileged: bool = False,
+    origin: str = BUILT_IN,
+    channels: tuple[Channel, ...] = ("text",),
+) -> Callable[[AgentFactory], AgentFactory]:
+    """Register an agent factory under `name`.
+
+    The factory is called as `factory(spec, channel)` and returns a
+    `TextAgent` for "text", a `StepAgent` or a `StreamingAgent` for "audio". `privileged` agents
+    see hidden item state (the reference trajectory); only oracles should.
+    """
+
+    def decorate(factory: AgentFactory) -> AgentFactory:
+        loading = plugins.current_origin()
+        source = loading if loading is not None and origin == BUILT_IN else origin
+        _add(AgentInfo(name, description, factory, privileged, source, channels))
+        return factory
+
+    return decorate
+
+
+def _add(info: AgentInfo) -> None:
+    existing = _REGISTRY.get(info.name)
+    if existing is None:
+        _REGISTRY[info.name] = info
+    elif existing.origin == BUILT_IN and info.origin == BUILT_IN:
+        raise ValueError(f"agent {info.name!r} is already registered")
+    elif BUILT_IN in (existing.origin, info.origin):
+        plugin = info if existing.origin == BUILT_IN else existing
+        log.warning(
+            "warning: %s registers %r, the name of a built-in agent; ignored",
+            plugin.origin,
+            info.name,
+        )
+        _REGISTRY[info.name] = existing if existing.origin == BUILT_IN else info
+    else:
+        _CONFLICTS.setdefault(info.name, [existing.origin]).append(info.origin)
+
+
+def parse_spec(spec: str) -> AgentSpec:
+    match = _SPEC.match(spec.strip())
+    if match is None:
+        raise ValueError(f"bad agent spec {spec!r}; expected name[:model][?key=value&...]")
+    query = match.group("query") or ""
+    try:
+        options = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
+    except ValueError as exc:
+        raise ValueError(f"bad agent spec {spec!r}: options: {exc}") from None
+    return AgentSpec(match.group("name"), match.group("model"), options, spec.strip())
+
+
+_SECRET_OPTION = re.compile(r"^(?:api_?key|key|token|secret|password)$|_(?:key|token|secret)$")
+
+
+def redact_spec(spec: str) -> str:
+    """The spec with secret-looking option values replaced by `***` (for records and logs).
+
+    `api_key_env=NAME` (the name of a variable) is kept; `api_key=sk-...` is not.
+    """
+    parsed = urlsplit_query(spec)
+    if parsed is None:
+        return spec
+    head, pairs = parsed
+    shown = [
+        f"{k}=***" if _SECRET_OPTION.search(k.casefold()) and not k.endswith("_env") else f"{k}={v}"
+        for k, v in pairs
+    ]
+    return f"{head}?{'&'.join(shown)}"
+
+
+def urlsplit_query(spec: str) -> tuple[str, list[tuple[str, str]]] | None:
+    head, sep, query = spec.partition("?")
+    if not sep:
+        return None
+    return head, parse_qsl(query, keep_blank_values=True)
+
+
+_LAZY_BUILTINS: dict[str, str] = {
+    "fault": "duplexbench.agents._faults",
+    "gemini-live": "duplexbench.agents._providers.gemini_live",
+    "moshi": "duplexbench.agents._providers.moshi",
+    "openai-realtime": "duplexbench.agents._providers.openai_realtime",
+    "step-audio": "duplexbench.agents._providers.step_audio",
+    "twilio-stream": "duplexbench.agents._providers.twilio_stream",
+    "xai-realtime": "duplexbench.agents._providers.realtime_presets",
+    "azure-realtime": "duplexbench.agents._providers.realtime_presets",
+}
+"""Built-in agents outside `builtin.py`, imported when first asked for by name: the
+network adapters bring asyncio, ssl and their protocols, which a run of a local
+agent never uses (start-up, docs/results/campaign.md)."""
+
+
+def _import_once(module: str) -> None:
+    if module not in _LOADED:
+        _LOADED.add(module)
+        importlib.import_module(module)
+
+
+def _load_agents(name: str | None = None) -> None:
+    """Import what defines agent `name`: `builtin.py`, then its own module if it is a
+    lazy built-in, else the installed plug-ins. None: every agent there is."""
+    _import_once("duplexbench.agents._builtin")
+    if name is not None and name in _REGISTRY:
+        return
+    if name is not None and name in _LAZY_BUILTINS:
+        _import_once(_LAZY_BUILTINS[name])
+        return
+    if name is None:
+        for module in _LAZY_BUILTINS.values():
+            _import_once(module)
+    plugins.load_plugin_files()
+    plugins.load_entry_points()
+
+
+def conflicts() -> dict[str, list[str]]:
+    """Agent names more than one plug-in registers -> their origins (unusable names)."""
+    return {name: list(origins) for name, origins in _CONFLICTS.items()}
+
+
+def list_agents() -> list[AgentInfo]:
+    _load_agents()
+    return sorted(_REGISTRY.values(), key=lambda a: a.name)
+
+
+def get_agent(spec: str, modules: bool = True) -> tuple[AgentInfo, AgentSpec]:
+    """Look up an agent spec; raises ValueError naming the known agents. `modules=False`
+    never imports a `module.path:factory` (for specs read from files, e.g. a run
+    directory's campaign.json: importing runs code from the import path)."""
+    parsed = parse_spec(spec)
+    _load_agents(parsed.name)
+    if parsed.name not in _REGISTRY:
+        _load_agents()  # every name, for the message
+    if parsed.name in _CONFLICTS:
+        sources = " and ".join(_CONFLICTS[parsed.name])
+        raise ValueError(
+            f"agent {parsed.name!r} is registered by more than one plug-in ({sources}); "
+            "uninstall one of them"
+        )
+    info = _REGISTRY.get(parsed.name)
+    if info is None:
+        found = plugins.module_factory(parsed.name, parsed.model) if modules else None
+        if found is not None:
+            channels: tuple[Channel, ...] = ("text", "audio")
+            info = AgentInfo(
+                found.name, found.description, found.factory, False, found.origin, channels
+            )
+            return info, parsed
+        known = ", ".join(sorted(_REGISTRY))
+        raise ValueError(
+            f"unknown agent {parsed.name!r}; known agents: {known} "
+            "(or module.path:factory; docs/agents.md)"
+        )
+    return info, parsed

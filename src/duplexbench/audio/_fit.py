@@ -1,0 +1,123 @@
+"""Fit speech clips to a time slot: trim silence, match a target duration.
+
+:func:`trim_silence` cuts leading and trailing quiet. The signal is split into
+``frame_ms`` frames exactly as :func:`duplexbench.audio._vad.frame_levels` does
+(frame ``i`` covers samples ``[i * L, (i + 1) * L)``, ``L = 16000 * frame_ms //
+1000``, a last partial frame included); a frame is loud when its RMS level is
+at least ``threshold_dbfs`` (full-scale square wave = 0 dBFS). The result is
+the samples from the start of the first loud frame to the end of the last one
+(quiet frames in between are kept); with no loud frame it is empty.
+
+:func:`fit_duration` makes a clip exactly ``target_samples`` long:
+
+``"exact"``
+    If the length differs from the target by at most ``tolerance_samples``,
+    zeros are appended or the end is cut; otherwise :class:`DurationMismatch`.
+``"stretch"``
+    Linear-interpolation resampling: output sample ``i`` is the input
+    interpolated at position ``i * len / target`` (positions past the last
+    sample take its value). Like playing a tape faster or slower, this scales
+    every frequency -- the pitch -- by ``len / target``. Allowed for
+    ``target / len`` in [0.5, 2.0], otherwise :class:`DurationMismatch`;
+    ``tolerance_samples`` is not used.
+
+Both are deterministic and work on mono int16 at 16 kHz.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from duplexbench.audio._pcm import SAMPLE_RATE, Int16Array, to_int16
+from duplexbench.audio._vad import frame_levels
+
+__all__ = [
+    "MAX_STRETCH",
+    "MIN_STRETCH",
+    "DurationMismatch",
+    "FitMode",
+    "fit_duration",
+    "trim_silence",
+]
+
+FitMode = Literal["exact", "stretch"]
+MIN_STRETCH = 0.5
+"""Smallest allowed ``target / len`` in ``"stretch"`` mode."""
+MAX_STRETCH = 2.0
+"""Largest allowed ``target / len`` in ``"stretch"`` mode."""
+
+
+class DurationMismatch(ValueError):
+    """A clip cannot be fitted to the target duration."""
+
+
+def _mono_int16(samples: npt.ArrayLike) -> Int16Array:
+    arr = np.asarray(samples)
+    if arr.ndim != 1:
+        raise ValueError(f"expected mono 1-D samples, got shape {arr.shape}")
+    return to_int16(arr)
+
+
+def _ms(n: int) -> str:
+    return f"{n * 1000 / SAMPLE_RATE:.1f} ms"
+
+
+def trim_silence(
+    samples: Int16Array, threshold_dbfs: float = -50.0, frame_ms: int = 10
+) -> Int16Array:
+    """Drop leading and trailing frames quieter than ``threshold_dbfs`` (a new array)."""
+    x = _mono_int16(samples)
+    levels = frame_levels(x, SAMPLE_RATE, frame_ms)
+    loud = np.flatnonzero(levels >= threshold_dbfs)
+    if loud.size == 0:
+        return np.zeros(0, dtype=np.int16)
+    flen = max(1, SAMPLE_RATE * frame_ms // 1000)
+    start = int(loud[0]) * flen
+    end = min((int(loud[-1]) + 1) * flen, x.shape[0])
+    return x[start:end].copy()
+
+
+def _fit_exact(x: Int16Array, target: int, tolerance: int) -> Int16Array:
+    n = x.shape[0]
+    if abs(n - target) > tolerance:
+        raise DurationMismatch(
+            f"clip is {_ms(n)} but the target is {_ms(target)} (tolerance {_ms(tolerance)})"
+        )
+    if n >= target:
+        return x[:target].copy()
+    out = np.zeros(target, dtype=np.int16)
+    out[:n] = x
+    return out
+
+
+def _fit_stretch(x: Int16Array, target: int) -> Int16Array:
+    n = x.shape[0]
+    if n == target:
+        return x.copy()
+    if n == 0 or not MIN_STRETCH <= target / n <= MAX_STRETCH:
+        raise DurationMismatch(
+            f"clip is {_ms(n)} but the target is {_ms(target)}: stretch ratio outside "
+            f"[{MIN_STRETCH}, {MAX_STRETCH}]"
+        )
+    positions = np.arange(target, dtype=np.float64) * (n / target)
+    values = np.interp(positions, np.arange(n, dtype=np.float64), x.astype(np.float64))
+    return to_int16(np.rint(values).astype(np.int64))
+
+
+def fit_duration(
+    samples: Int16Array, target_samples: int, mode: FitMode, tolerance_samples: int
+) -> Int16Array:
+    """A new array exactly ``target_samples`` long, or :class:`DurationMismatch`."""
+    if target_samples < 0:
+        raise ValueError(f"target_samples must be >= 0, got {target_samples}")
+    if tolerance_samples < 0:
+        raise ValueError(f"tolerance_samples must be >= 0, got {tolerance_samples}")
+    x = _mono_int16(samples)
+    if mode == "exact":
+        return _fit_exact(x, target_samples, tolerance_samples)
+    if mode == "stretch":
+        return _fit_stretch(x, target_samples)
+    raise ValueError(f"unknown fit mode {mode!r}; expected 'exact' or 'stretch'")

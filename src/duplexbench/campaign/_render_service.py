@@ -1,0 +1,206 @@
+"""One process that renders the clips episodes ask for, so episode workers hold no TTS model.
+
+Render ahead (`campaign/_ahead.py`) renders every clip a run's episodes can be
+predicted to need, then its processes exit. An audio episode can still ask
+for a line nobody predicted: the agent misheard a name and reads back what
+it heard, the caller corrects it. Rendering those inside the episode worker
+loads piper's voice there and keeps it: in a cold `duplexbench run
+--condition clean -k 1 --workers 2`, 95 of the run's 451 clips were rendered
+in episode workers, and piper alone peaks at 371 MiB on the read-backs
+(docs/results/campaign.md).
+
+Local runs (one worker or a pool) start one render service instead (unless
+``DUPLEXBENCH_RENDER_SERVICE=off``, :data:`SERVICE_ENV`): a ``spawn`` process that
+loads a model engine (:data:`MODEL_ENGINES`) on its first request and renders
+clips into the requested bank folder, one at a time. Episode workers install
+a :class:`ServiceClient` as their bank's remote renderer (`speech/_bank.py`,
+:func:`use_remote_renderer`): a missing clip of a model engine is sent to the
+service, and the worker reads it back from disk (checksum verified) when the
+service says it is committed. Clips are deterministic, so where a clip was
+rendered never changes its bytes.
+
+Lighter engines (espeak and flite run as subprocesses; synthetic) render in
+the worker as before. When the service has stopped (killed, out of memory),
+a worker renders locally again and logs one warning. Ray runs do not use it
+(their workers may be on other machines).
+
+It is on by default since the piece cache (`speech/_pieces.py`) made the
+unpredictable clips short: a misheard value re-renders the read-back's
+changed pieces only, so workers seldom wait on each other. Measured on 2
+cores (`benchmarks/demo.py`, docs/results/campaign.md): the cold main job
+took 463 s with the service and 461 s without, its largest process 634 MiB
+against 785 MiB. Before the piece cache it cost 711 s against 626 s, and it
+was off by default.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import queue
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from duplexbench.orchestrator import kick
+from duplexbench.speech import ClipRequest, SpeechBank, TTSError, use_remote_renderer
+
+__all__ = ["MODEL_ENGINES", "SERVICE_ENV", "RenderService", "ServiceClient", "enabled", "serve"]
+
+MODEL_ENGINES = frozenset({"piper"})
+"""TTS engines that hold a neural model in memory: their clips render in the service."""
+POLL_S = 0.2
+"""How often a waiting worker checks that the service is alive (and tells the episode's
+stall watchdog that the harness is working: a render in progress is not a stall)."""
+RENDER_LIMIT_S = 600.0
+"""A clip the live service has not rendered after this long fails (TTSError)."""
+
+SERVICE_ENV = "DUPLEXBENCH_RENDER_SERVICE"
+"""``off`` (or ``0``, ``no``, ``false``): local runs render model-engine clips in the
+episode workers; anything else (the default): in the service."""
+
+_LOG = logging.getLogger(__name__)
+
+
+def enabled() -> bool:
+    """Whether local runs with audio episodes start a render service (default: yes)."""
+    return os.environ.get(SERVICE_ENV, "on").strip().casefold() not in ("off", "0", "no", "false")
+
+
+def serve(requests: Any, replies: list[Any], lifeline: Any) -> None:
+    """The service's main loop: ``(slot, ident, root, key, request)`` in, ``(ident,
+    outcome, error)`` out to ``replies[slot]``; ``None`` stops it. The outcome is
+    ``ok``, ``failed`` (the render raised `error`) or ``other`` (this process
+    describes the request under another key: its engine is not the worker's, e.g. a
+    plug-in registered under the same name; the worker renders it). One bank object
+    per folder, kept. ``lifeline`` is the write end of a pipe nobody else holds,
+    never written: when this process ends, for whatever reason, its readers see
+    the pipe close."""
+    banks: dict[str, SpeechBank] = {}
+    while True:
+        try:
+            message = requests.get()
+        except (EOFError, OSError):  # every sender is gone: the run ended without us
+            return
+        if message is None:
+            return
+        slot, ident, root, key, request = message
+        bank = banks.setdefault(root, SpeechBank(Path(root), memory_items=0))
+        try:
+            if bank.key(request.text, request.voice, request.settings) != key:
+                replies[slot].put((ident, "other", None))
+                continue
+            bank.clip(request.text, request.voice, request.settings)
+            outcome, error = "ok", None
+        except Exception as exc:  # the worker raises it as its own render's failure
+            outcome, error = "failed", f"{type(exc).__name__}: {exc}"
+        replies[slot].put((ident, outcome, error))
+
+
+@dataclass
+class ServiceClient:
+    """A worker's side of the service: renders through it while it is alive."""
+
+    requests: Any
+    reply: Any
+    slot: int
+    lifeline: Any
+    """The read end of the service's lifeline: readable (closed) once the service ended."""
+    engines: frozenset[str] = MODEL_ENGINES
+    stopped: bool = False
+    sent: int = 0
+
+    def render(self, root: Path, key: str, request: ClipRequest) -> bool:
+        """Ask the service to commit `request`'s clip under `root` as `key`; False when
+        the service has stopped or would render another clip (the caller renders it
+        itself). TTSError when the render failed."""
+        if self.stopped or not self._alive():
+            return self._stop()
+        self.sent += 1
+        self.requests.put((self.slot, self.sent, str(root), key, request))
+        deadline = time.monotonic() + RENDER_LIMIT_S
+        while True:
+            try:
+                ident, outcome, error = self.reply.get(timeout=POLL_S)
+            except queue.Empty:
+                if not self._alive():
+                    return self._stop()
+                if time.monotonic() > deadline:
+                    raise TTSError(f"the render service took over {RENDER_LIMIT_S:g} s") from None
+                kick()
+                continue
+            if ident != self.sent:  # the reply to a request abandoned earlier (a stall)
+                continue
+            if outcome == "failed":
+                raise TTSError(f"the render service could not render {request.text!r}: {error}")
+            return bool(outcome == "ok")
+
+    def _alive(self) -> bool:
+        try:
+            return not bool(self.lifeline.poll())
+        except (OSError, EOFError):
+            return False
+
+    def _stop(self) -> bool:
+        if not self.stopped:
+            _LOG.warning("the render service stopped; this worker renders its clips itself")
+        self.stopped = True
+        return False
+
+
+class RenderService:
+    """The driver's handle: starts the service process and its queues, one reply
+    queue per worker slot; :meth:`client_args` go to each worker's initializer."""
+
+    def __init__(self, slots: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._requests = context.Queue()
+        self._replies = [context.Queue() for _ in range(max(1, slots))]
+        self._next = context.Value("i", 0)
+        self._lifeline, writer = context.Pipe(duplex=False)
+        self._process = context.Process(
+            target=serve, args=(self._requests, self._replies, writer), name="duplexbench-render"
+        )
+        self._process.daemon = True
+        self._process.start()
+        writer.close()  # the service holds the only write end
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid
+
+    def client_args(self) -> tuple[Any, ...]:
+        """What :func:`connect` needs in a worker (picklable at process start)."""
+        return (self._requests, self._replies, self._next, self._lifeline)
+
+    def connect_here(self) -> ServiceClient:
+        """A client for this process (the inline backend's episodes), not installed."""
+        return _claim(*self.client_args())
+
+    def close(self) -> None:
+        """Stop the service (it finishes the clip it is rendering)."""
+        if self._process.is_alive():
+            self._requests.put(None)
+            self._process.join(timeout=30)
+            if self._process.is_alive():
+                self._process.kill()
+                self._process.join()
+
+
+def connect(*client_args: Any) -> ServiceClient:
+    """In a worker: claim the next reply slot and install the client as this
+    process's bank renderer (:meth:`RenderService.client_args`)."""
+    client = _claim(*client_args)
+    use_remote_renderer(client)
+    return client
+
+
+def _claim(requests: Any, replies: list[Any], counter: Any, lifeline: Any) -> ServiceClient:
+    with counter.get_lock():
+        slot = counter.value
+        counter.value += 1
+    if slot >= len(replies):
+        raise RuntimeError(f"render service: {slot + 1} workers for {len(replies)} slots")
+    return ServiceClient(requests, replies[slot], slot, lifeline)

@@ -1,0 +1,40 @@
+"""`duplexbench suite build`: render every clip a suite can need into the speech bank."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from duplexbench.items import ActionSuite, Suite
+from duplexbench.speech import DEFAULT_VOICE, PrerenderReport, SpeechBank, VoiceRef
+from duplexbench.users import Realizer
+
+
+def _voice(name: str | None) -> str:
+    return str(DEFAULT_VOICE if name in (None, "", "default") else VoiceRef.parse(name))
+
+
+def build_requests(
+    suite: Suite | ActionSuite, user_voice: str | None = None, agent_voice: str | None = None
+) -> list[tuple[str, str]]:
+    """(text, voice) of every user realization and every oracle line of the suite;
+    for an action suite, of every segment (in its own voice: the timing depends on it)."""
+    if isinstance(suite, ActionSuite):
+        segments = [(s.text, s.voice) for item in suite.items for s in item.segments]
+        return list(dict.fromkeys(segments))
+    requests: list[tuple[str, str]] = []
+    for item in suite.items:
+        voice = _voice(user_voice or item.user.persona.voice)
+        realizer = Realizer(item.id, item.user, 0, 0)
+        requests += [(text, voice) for text in realizer.all_texts()]
+        oracle = _voice(agent_voice or user_voice or item.user.persona.voice)
+        requests += [(t.say, oracle) for t in item.reference.turns if t.say.strip()]
+    return list(dict.fromkeys(requests))
+
+
+def build_suite(
+    suite: Suite | ActionSuite,
+    bank: SpeechBank,
+    progress: Callable[[int, int], None] | None = None,
+    user_voice: str | None = None,
+) -> PrerenderReport:
+    return bank.prerender(build_requests(suite, user_voice), progress)

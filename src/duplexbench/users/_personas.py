@@ -1,0 +1,171 @@
+"""Caller personas: who the simulated user sounds like and how they talk.
+
+A :class:`CallerPersona` fixes a voice (``engine:voice``), a speaking rate,
+a pitch shift, a verbosity for the realizer
+(:class:`~duplexbench.users._realization.Realizer`) and two tendencies for
+the audio floor (how readily the caller interrupts and backchannels).
+
+:data:`PERSONAS` holds the built-in personas; together they use every
+offline voice and accent family the speech engines offer (piper ``joe``,
+flite ``slt``/``rms``/``awb``/``kal16``, espeak-ng British, RP, Scottish,
+Caribbean, New York, Lancashire and West Midlands English). :data:`NEUTRAL`
+is the clean condition's caller: the default voice, plain, never interrupting.
+
+:func:`persona_for` picks one deterministically from a sha256 of a key the
+caller builds as ``f"{item_id}|{seed}|{repetition}"``, so one item gets
+different callers across seeds and repetitions and the same caller on a re-run.
+See ``docs/personas.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Literal, get_args
+
+from duplexbench.speech import SynthesisSettings, VoiceRef, check_pitch
+
+__all__ = [
+    "NEUTRAL",
+    "PERSONAS",
+    "CallerPersona",
+    "Verbosity",
+    "default_pool",
+    "get_persona",
+    "persona_for",
+]
+
+Verbosity = Literal["terse", "plain", "verbose"]
+_NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True)
+class CallerPersona:
+    """A simulated caller: voice, rate, pitch, verbosity and floor tendencies.
+
+    ``interruption_tendency`` and ``backchannel_tendency`` are in [0, 1]
+    (0 = never). ``voice`` is stored canonically (``default`` -> ``piper:joe``).
+    A voice that cannot shift pitch (piper, flite ``rms``) needs
+    ``pitch_semitones == 0``.
+    """
+
+    name: str
+    voice: str
+    speed: float
+    pitch_semitones: float
+    verbosity: Verbosity
+    interruption_tendency: float
+    backchannel_tendency: float
+    description: str
+    accent: str = ""
+
+    def __post_init__(self) -> None:
+        if not _NAME.match(self.name):
+            raise ValueError(f"bad persona name {self.name!r}; use lowercase words joined by '-'")
+        ref = VoiceRef.parse(self.voice)
+        object.__setattr__(self, "voice", str(ref))
+        settings = SynthesisSettings(speed=self.speed, pitch_semitones=self.pitch_semitones)
+        object.__setattr__(self, "speed", settings.speed)
+        object.__setattr__(self, "pitch_semitones", settings.pitch_semitones)
+        check_pitch(ref.engine, ref.voice, settings.pitch_semitones)
+        if self.verbosity not in get_args(Verbosity):
+            raise ValueError(
+                f"persona {self.name}: verbosity must be one of "
+                f"{', '.join(get_args(Verbosity))}, got {self.verbosity!r}"
+            )
+        for field in ("interruption_tendency", "backchannel_tendency"):
+            value = float(getattr(self, field))
+            if not math.isfinite(value) or not 0.0 <= value <= 1.0:
+                raise ValueError(f"persona {self.name}: {field} must be in [0, 1], got {value!r}")
+            object.__setattr__(self, field, value)
+
+    def settings(self) -> SynthesisSettings:
+        """The synthesis settings of this caller's clips (speed and pitch; gain 0)."""
+        return SynthesisSettings(speed=self.speed, pitch_semitones=self.pitch_semitones)
+
+    def to_dict(self) -> dict[str, str | float]:
+        return dict(asdict(self))
+
+
+NEUTRAL = "neutral"
+
+_Row = tuple[str, str, float, float, Verbosity, float, float, str, str]
+# The fields of CallerPersona in order:
+# name, voice, speed, pitch, verbosity, interruption, backchannel, description, accent
+_TABLE: tuple[_Row, ...] = (
+    (NEUTRAL, "piper:joe", 1.0, 0.0, "plain", 0.0, 0.0,
+     "The clean condition's caller: default voice, plain words, never interrupts.",
+     "American"),
+    ("hurried-american", "piper:joe", 1.2, 0.0, "terse", 0.6, 0.1,
+     "In a rush: fast, shortest answers, cuts in when the agent rambles.",
+     "American"),
+    ("patient-american", "flite:slt", 0.9, 1.0, "verbose", 0.05, 0.6,
+     "Unhurried and talkative; lets the agent finish and says mm-hm a lot.",
+     "American"),
+    ("matter-of-fact-american", "flite:rms", 1.05, 0.0, "plain", 0.3, 0.2,
+     "Businesslike; answers what is asked, occasionally jumps in.",
+     "American"),
+    ("chatty-scot", "flite:awb", 0.95, -1.0, "verbose", 0.2, 0.5,
+     "Friendly and wordy; frames every answer, backchannels often.",
+     "Scottish"),
+    ("clipped-american", "flite:kal16", 1.1, 2.0, "terse", 0.4, 0.1,
+     "Older diphone voice; clipped answers, interrupts now and then.",
+     "American"),
+    ("polite-british", "espeak:en+f3", 1.0, 1.0, "plain", 0.1, 0.4,
+     "Courteous; waits for a pause, acknowledges what the agent says.",
+     "British"),
+    ("formal-rp", "espeak:en-gb-x-rp", 0.85, -3.0, "verbose", 0.0, 0.3,
+     "Slow, low and formal; never interrupts.",
+     "British (Received Pronunciation)"),
+    ("impatient-scot", "espeak:en-gb-scotland+m3", 1.15, -2.0, "terse", 0.7, 0.1,
+     "Impatient; short answers, barges in on long prompts.",
+     "Scottish"),
+    ("relaxed-caribbean", "espeak:en-029", 0.9, 0.0, "verbose", 0.15, 0.5,
+     "Easygoing and expansive; rarely interrupts.",
+     "Caribbean"),
+    ("fast-new-yorker", "espeak:en-us-nyc", 1.25, 0.0, "terse", 0.8, 0.2,
+     "Very fast, very brief, interrupts readily.",
+     "American (New York City)"),
+    ("bright-american", "espeak:en-us+f4", 1.1, 3.0, "plain", 0.35, 0.3,
+     "High, quick and upbeat; sometimes talks over the agent.",
+     "American"),
+    ("easygoing-lancashire", "espeak:en-gb-x-gbclan+f2", 0.95, 0.0, "plain", 0.2, 0.4,
+     "Steady and friendly; backchannels, seldom interrupts.",
+     "British (Lancashire)"),
+    ("steady-west-midlands", "espeak:en-gb-x-gbcwmd", 1.0, -1.0, "plain", 0.25, 0.3,
+     "Even-paced and plain-spoken.",
+     "British (West Midlands)"),
+)  # fmt: skip
+
+PERSONAS: dict[str, CallerPersona] = {row[0]: CallerPersona(*row) for row in _TABLE}
+
+
+def get_persona(name: str) -> CallerPersona:
+    """The built-in persona ``name``; unknown -> ValueError listing the names."""
+    persona = PERSONAS.get(name)
+    if persona is None:
+        raise ValueError(f"unknown persona {name!r}; personas: {', '.join(PERSONAS)}")
+    return persona
+
+
+def default_pool() -> tuple[str, ...]:
+    """Every built-in persona but :data:`NEUTRAL`, in registry order."""
+    return tuple(name for name in PERSONAS if name != NEUTRAL)
+
+
+def persona_for(key: str, pool: Sequence[str] | None = None) -> CallerPersona:
+    """The persona for ``key`` (``f"{item_id}|{seed}|{repetition}"``), from ``pool``.
+
+    Deterministic: ``pool[sha256(key) mod len(pool)]`` (first 8 bytes, big
+    endian). The default pool is :func:`default_pool`. Changing the pool
+    (adding, removing or reordering personas) changes the assignments.
+    """
+    names = default_pool() if pool is None else tuple(pool)
+    if not names:
+        raise ValueError("persona pool is empty")
+    personas = [get_persona(name) for name in names]
+    digest = hashlib.sha256(key.encode("utf-8")).digest()
+    return personas[int.from_bytes(digest[:8], "big") % len(personas)]
