@@ -1,7 +1,7 @@
 """How a network agent's connection fails: the errors only, so the episode loops
 (`orchestrator/_blame.py`) can name them without importing asyncio and websockets
 (`agents/_providers/transport.py`, which re-exports them). It lives in `agents/`, not
-`providers/`, because the orchestrator needs it and must not reach into the adapters."""
+`_providers/`, because the orchestrator needs it and must not reach into the adapters."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The OpenAI Realtime protocol: event names, message builders and parsers.
 
 Shared by the client adapter (`openai_realtime.py`) and the server
-(`serve/server.py`). Audio on the wire is base64 PCM16 (little-endian, mono) at
+(`_serve/server.py`). Audio on the wire is base64 PCM16 (little-endian, mono) at
 24 kHz. Server event names exist in two spellings: the GA names
 (`response.output_audio.delta`) and the beta ones (`response.audio.delta`);
 :func:`canonical` maps beta names to GA names so both sides read either.

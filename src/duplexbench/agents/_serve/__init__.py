@@ -11,9 +11,9 @@
 - `privileged.py` — the action item and heard cue onset for a privileged test
   agent (`serve-agent --suite`).
 
-It speaks the wire protocol of `providers/openai_realtime_protocol.py` and sends
-through the `Outbox` of `providers/transport.py`: `serve/` depends on
-`providers/`, never the other way round.
+It speaks the wire protocol of `_providers/openai_realtime_protocol.py` and sends
+through the `Outbox` of `_providers/transport.py`: `_serve/` depends on
+`_providers/`, never the other way round.
 """
 
 from __future__ import annotations
