@@ -1,6 +1,8 @@
-"""The simulated user: act observer, flow-engine policy, realization."""
+"""The simulated user: act observer, flow-engine policy, realization; and the human
+caller's role card and the reading of their words as the same plans."""
 
 from duplexbench.users._caller import CallerConfig, FrozenCaller, derived_seed, freeze_caller
+from duplexbench.users._caller_acts import CallerReader, Heard
 from duplexbench.users._decision import DeciderConfig, FloorMoment
 from duplexbench.users._observer import ActObserver, ObserverConfig, check_observer
 from duplexbench.users._observer.cues import is_question, is_request, sentences
@@ -12,6 +14,14 @@ from duplexbench.users._personas import NEUTRAL, PERSONAS, get_persona
 from duplexbench.users._policy import Observation, Plan, UserPolicy
 from duplexbench.users._readback import plain_value
 from duplexbench.users._realization import Realized, Realizer
+from duplexbench.users._role_card import (
+    CallHistory,
+    CardLine,
+    CardProgress,
+    RoleCard,
+    due_events,
+    role_card,
+)
 from duplexbench.users._simulator import answers_per_turn, persona_answers, simulator_identity
 from duplexbench.users._sounds import OutOfTurnConfig, OutOfTurnSounds, Sound
 from duplexbench.users._turntaking import NATURAL, POLITE, TurnTakingConfig
@@ -26,11 +36,16 @@ __all__ = [
     "POLITE",
     "WEIGHTS_FILE",
     "ActObserver",
+    "CallHistory",
     "CallerConfig",
+    "CallerReader",
+    "CardLine",
+    "CardProgress",
     "Cue",
     "DeciderConfig",
     "FloorMoment",
     "FrozenCaller",
+    "Heard",
     "Listening",
     "NameFinder",
     "Observation",
@@ -40,6 +55,7 @@ __all__ = [
     "Plan",
     "Realized",
     "Realizer",
+    "RoleCard",
     "Slot",
     "SlotMatcher",
     "Sound",
@@ -50,6 +66,7 @@ __all__ = [
     "answers_per_turn",
     "check_observer",
     "derived_seed",
+    "due_events",
     "freeze_caller",
     "get_persona",
     "is_question",
@@ -58,6 +75,7 @@ __all__ = [
     "item_slots",
     "persona_answers",
     "plain_value",
+    "role_card",
     "sentences",
     "shared_embedder",
     "simulator_identity",

@@ -23,6 +23,7 @@ Turn rules (docs/simulator.md):
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from duplexbench.items import ApprovalSpec, DuplexEvent, Fact, RevealRule, WorkflowItem
@@ -34,7 +35,7 @@ IDLE_NUDGES = 2
 MAX_ANSWERS = 2
 """Facts a caller gives in one turn when asked for several (terse callers: 1)."""
 
-_EVENT_ACTS = {
+EVENT_ACTS = {
     "correction": "correct",
     "barge_in": "barge_in",
     "revocation": "revoke",
@@ -43,6 +44,45 @@ _EVENT_ACTS = {
     "backchannel": "backchannel",
 }
 _WITHDRAWING = ("revocation", "cancellation")
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What an event trigger is checked against: media time, the agent's acts, tool calls
+    and fields written, the plans the user finished saying and the approvals granted."""
+
+    t_ms: int
+    acts: Collection[str] = ()
+    tools: Collection[str] = ()
+    fields: Collection[str] = ()
+    said: Collection[str] = ()
+    granted: Collection[str] = ()
+
+
+def trigger_anchor(
+    event: DuplexEvent, seen: Seen, answerable: Callable[[str], bool] | None = None
+) -> str | None:
+    """The anchor (`at_ms:5000`, `act:ASK:total`, ...) of an event whose trigger holds, else
+    None. One function for the simulator and the human caller's card, so the two agree;
+    `answerable` may hold back an act anchor (the simulator: a request it would answer)."""
+    trig = event.trigger
+    if trig.at_ms is not None and seen.t_ms >= trig.at_ms:
+        return f"at_ms:{trig.at_ms}"
+    if (
+        trig.act is not None
+        and trig.act in seen.acts
+        and (answerable is None or answerable(trig.act))
+    ):
+        return f"act:{trig.act}"
+    if trig.tool is not None and trig.tool in seen.tools:
+        return f"tool:{trig.tool}"
+    if trig.field is not None and trig.field in seen.fields:
+        return f"field:{trig.field}"
+    if trig.after_plan is not None and trig.after_plan in seen.said:
+        return f"after_plan:{trig.after_plan}"
+    if trig.approval is not None and trig.approval in seen.granted:
+        return f"approval:{trig.approval}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -233,20 +273,15 @@ class UserPolicy:
         return [self._plan("nudge", "nudge", [], "")]
 
     def _triggered(self, event: DuplexEvent, obs: Observation) -> str | None:
-        trig = event.trigger
-        if trig.at_ms is not None and obs.t_ms >= trig.at_ms:
-            return f"at_ms:{trig.at_ms}"
-        if trig.act is not None and trig.act in obs.acts and self._request_answerable(trig.act):
-            return f"act:{trig.act}"
-        if trig.tool is not None and trig.tool in obs.tools:
-            return f"tool:{trig.tool}"
-        if trig.field is not None and trig.field in obs.fields:
-            return f"field:{trig.field}"
-        if trig.after_plan is not None and trig.after_plan in self.s.finished:
-            return f"after_plan:{trig.after_plan}"
-        if trig.approval is not None and self.s.grants.get(trig.approval, 0) > 0:
-            return f"approval:{trig.approval}"
-        return None
+        seen = Seen(
+            obs.t_ms,
+            acts=obs.acts,
+            tools=obs.tools,
+            fields=obs.fields,
+            said=frozenset(self.s.finished),
+            granted=frozenset(a for a, n in self.s.grants.items() if n > 0),
+        )
+        return trigger_anchor(event, seen, self._request_answerable)
 
     def _request_answerable(self, act: str) -> bool:
         """An event anchored to an approval request fires only on a request the user
@@ -291,7 +326,7 @@ class UserPolicy:
             plans.append(
                 self._plan(
                     f"event:{event.id}",
-                    _EVENT_ACTS[event.kind],
+                    EVENT_ACTS[event.kind],
                     facts,
                     event.id,
                     event=event,
