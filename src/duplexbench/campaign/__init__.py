@@ -14,6 +14,14 @@ if TYPE_CHECKING:
     from duplexbench.campaign._conditions import CONDITIONS, DEFAULT_CONDITION, parse_conditions
     from duplexbench.campaign._execution import ExecutionOptions
     from duplexbench.campaign._index_rows import ActionRow, EpisodeRow, WorkflowRow, episode_rows
+    from duplexbench.campaign._lock import run_lock
+    from duplexbench.campaign._manual import (
+        close_run,
+        episode_folder,
+        open_run,
+        record_episode,
+        saved_score,
+    )
     from duplexbench.campaign._multi import is_multi_run, rescore_conditions, run_conditions
     from duplexbench.campaign._plan import load_plan, run_plan
     from duplexbench.campaign._rescore import RescoreResult, rescore_run
@@ -30,6 +38,12 @@ if TYPE_CHECKING:
     )
 
 _WHERE = {
+    "close_run": "_manual",
+    "episode_folder": "_manual",
+    "open_run": "_manual",
+    "record_episode": "_manual",
+    "saved_score": "_manual",
+    "run_lock": "_lock",
     "ActionRow": "_index_rows",
     "CONDITIONS": "_conditions",
     "DEFAULT_CONDITION": "_conditions",
@@ -78,21 +92,27 @@ __all__ = [
     "RunResult",
     "StoreError",
     "WorkflowRow",
+    "close_run",
+    "episode_folder",
     "episode_rows",
     "export_runs",
     "invalid_labels",
     "is_multi_run",
     "load_plan",
+    "open_run",
     "parse_conditions",
     "query",
     "read_campaign_data",
+    "record_episode",
     "refresh_index",
     "rescore_conditions",
     "rescore_run",
     "run_campaign",
     "run_conditions",
+    "run_lock",
     "run_plan",
     "run_warnings",
+    "saved_score",
     "slug",
     "trust_warnings",
 ]

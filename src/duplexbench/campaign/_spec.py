@@ -49,6 +49,11 @@ class CampaignSpec(BaseModel):
         description="The agent was registered privileged (it sees hidden item state): its "
         "scores are not a valid result. None: runs made before it was recorded.",
     )
+    user: Literal["simulated", "human"] = Field(
+        "simulated",
+        description="Who played the caller: the simulator, or a person (`duplexbench call`, "
+        "docs/human-caller.md). A human run is never pooled with a simulated one.",
+    )
 
     def episodes(self) -> Iterator[tuple[str, int, str]]:
         """(item id, repetition, episode folder relative to the run directory), in order."""

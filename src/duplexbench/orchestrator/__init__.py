@@ -3,6 +3,13 @@
 from duplexbench.orchestrator._audio_loop import AudioChannelConfig, AudioEpisode, BankSpeech
 from duplexbench.orchestrator._caller_line import recordings
 from duplexbench.orchestrator._clock import MediaClock, RealtimeClock, VirtualClock
+from duplexbench.orchestrator._human_loop import (
+    HUMAN_CONDITION,
+    CallerGone,
+    CallerPhone,
+    HumanCallConfig,
+    HumanEpisode,
+)
 from duplexbench.orchestrator._replay import ActionRecord, ActionSetup, ReplayConfig
 from duplexbench.orchestrator._replay_caller import applies_to_replays
 from duplexbench.orchestrator._replay_loop import ActionEpisode
@@ -17,14 +24,19 @@ from duplexbench.orchestrator._watchdog import DEFAULT_STALL_S, FAULTS, kick, wa
 __all__ = [
     "DEFAULT_STALL_S",
     "FAULTS",
+    "HUMAN_CONDITION",
     "ActionEpisode",
     "ActionRecord",
     "ActionSetup",
     "AudioChannelConfig",
     "AudioEpisode",
     "BankSpeech",
+    "CallerGone",
+    "CallerPhone",
     "EpisodeRecord",
     "EpisodeSetup",
+    "HumanCallConfig",
+    "HumanEpisode",
     "MediaClock",
     "RealtimeClock",
     "ReplayConfig",

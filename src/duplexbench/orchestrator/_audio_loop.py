@@ -11,7 +11,6 @@ agent audio is flushed, the channels are saved and floor events derived.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,14 +26,14 @@ from duplexbench.agents import (
     StreamingAgent,
     ToolCallRequest,
     ToolResultMessage,
-    UsageDelta,
 )
 from duplexbench.audio import SAMPLE_RATE, Int16Array, StreamingVad, samples_for_ms, sha256_pcm
 from duplexbench.orchestrator._agent_events import apply_agent_events, check_flood
-from duplexbench.orchestrator._blame import error_kind, harness_code
+from duplexbench.orchestrator._audio_side import AudioSide
+from duplexbench.orchestrator._blame import harness_code
 from duplexbench.orchestrator._caller_line import CallerLine
 from duplexbench.orchestrator._clock import MediaClock
-from duplexbench.orchestrator._episode import EpisodeCore, EpisodeRecord, EpisodeSetup
+from duplexbench.orchestrator._episode import EpisodeRecord, EpisodeSetup
 from duplexbench.orchestrator._floor_record import derive_floor_events
 from duplexbench.orchestrator._frame_loop import EndEpisode, default_clock, link_for, play
 from duplexbench.orchestrator._hearing import Hearing
@@ -43,7 +42,6 @@ from duplexbench.orchestrator._tape import FrameTape
 from duplexbench.orchestrator._watchdog import FAULTS, kick
 from duplexbench.speech import DEFAULT_VOICE, SpeechBank, VoiceRef, get_asr
 from duplexbench.trace import (
-    AgentUsageData,
     EndReason,
     ErrorKind,
     UserUtteranceData,
@@ -115,7 +113,7 @@ class BankSpeech:
             return get_asr(self.asr).transcribe(samples).text
 
 
-class AudioEpisode(EpisodeCore):
+class AudioEpisode(AudioSide):
     """One workflow episode over the full-duplex audio channel, with a step or streaming agent
     (`frame_loop.play` drives it; a streaming agent gets a `RealtimeClock` by default)."""
 
@@ -209,16 +207,6 @@ class AudioEpisode(EpisodeCore):
 
     out_of_time: EndReason = "time_limit"
 
-    def log_error(self, message: str, where: str) -> None:
-        self.emit_error(self.now, message, where)
-
-    def failed(self, exc: BaseException) -> str:
-        """Log the fault that ends the episode and note whose it is; its message."""
-        self.error_kind = error_kind(exc)
-        error = f"{type(exc).__name__}: {exc}"
-        self.emit_error(self.now, error, "episode")
-        return error
-
     def finish(self, reason: EndReason, error: str | None) -> EpisodeRecord:
         """After the call: drop a flood, flush queued audio, derive floor events, end."""
         try:
@@ -266,10 +254,6 @@ class AudioEpisode(EpisodeCore):
         clean = self.floor.frame()
         return clean, self.line.send(clean, t)
 
-    def take_results(self) -> Sequence[ToolResultMessage]:
-        results, self.results = self.results, []
-        return results
-
     # ------------------------------------------------------------ agent side
 
     def handle(self, events: Sequence[AgentEvent], t: int) -> None:
@@ -283,15 +267,6 @@ class AudioEpisode(EpisodeCore):
         self.tools_since.append(event.name)
         self.fields_since += run.fields
         self.hearing.add_acts(run.acts, t)
-
-    def on_cancel(self, t: int, dropped_samples: int, unheard: str) -> None:
-        self.hearing.cut(t, dropped_samples, unheard, cancelled=True)
-
-    def on_usage(self, t: int, usage: UsageDelta) -> None:
-        self.recorder.emit(t, AgentUsageData(**dataclasses.asdict(usage)))
-
-    def on_end_call(self) -> None:
-        self.hung_up = True
 
     def _deliver(self, user: Int16Array, delivered: Delivered, t: int) -> None:
         self.ch0.append(user)
