@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: install demo test lint typecheck unit bench clean
+.PHONY: install demo test test-live lint typecheck unit bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ test: install lint typecheck unit
 lint: install
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+
+## The live call in headless Chromium (a person's call, scripted; about a minute; CI runs it).
+test-live: install
+	$(BIN)/pytest -m slow tests/call/test_live_call.py
 
 typecheck: install
 	$(BIN)/mypy

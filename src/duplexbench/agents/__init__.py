@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     )
     from duplexbench.agents._providers.moshi_protocol import BYTES
     from duplexbench.agents._providers.transport import Message, Transport, TransportClosed
-    from duplexbench.agents._serve import RealtimeServer, ServeConfig, SessionStats
+    from duplexbench.agents._serve import RealtimeServer, ServeConfig, SessionStats, is_loopback
 
 _WHERE = {
     "BYTES": "_providers.moshi_protocol",
@@ -73,6 +73,7 @@ _WHERE = {
     "OggOpusEncoder": "_providers.moshi_opus",
     "OggOpusError": "_providers.moshi_opus",
     "RealtimeServer": "_serve",
+    "is_loopback": "_serve",
     "ServeConfig": "_serve",
     "SessionStats": "_serve",
     "Transport": "_providers.transport",
@@ -130,6 +131,7 @@ __all__ = [
     "build_instructions",
     "conflicts",
     "get_agent",
+    "is_loopback",
     "list_agents",
     "redact_spec",
     "register_agent",

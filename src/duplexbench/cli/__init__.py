@@ -37,6 +37,11 @@ VERBS: dict[str, tuple[str, str, str]] = {
         "item files.",
     ),
     "agents": ("duplexbench.cli._agents", "agents_group", "Agents under test."),
+    "call": (
+        "duplexbench.cli._call",
+        "call_command",
+        "Play the caller of each --item yourself, through a local web page.",
+    ),
     "serve-agent": (
         "duplexbench.cli._serve",
         "serve_agent_command",

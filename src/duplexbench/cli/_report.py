@@ -192,6 +192,29 @@ def _panel_table(rows: list[dict[str, Any]]) -> Table:
     return _table("τ-Voice panel", ("metric", *(r["run"] for r in rows)), body)
 
 
+def _human_tables(block: dict[str, Any]) -> list[Table]:
+    """A human run beside a simulated one: per item, then the agreement."""
+
+    def afa(value: Any) -> str:
+        return percent(value, 0)
+
+    rows = [
+        [i["item_id"], "pass" if i["human_ws"] else "fail", percent(i["simulated_ws"], 0),
+         afa(i["human_afa"]), afa(i["simulated_afa"]), "yes" if i["agree"] else "NO"]
+        for i in block["items"]
+    ]  # fmt: skip
+    title = f"{block['human']} beside {block['simulated']}"
+    heads = ("item", "human WS", "simulated WS (rate)", "human AFA", "simulated AFA", "agree")
+    agreement = [[
+        str(block["n"]), percent(block["agreement"]), _ci(block["agreement_ci95"]),
+        ", ".join(block["differ"]) or "none",
+    ]]  # fmt: skip
+    return [
+        _table(title, heads, rows),
+        _table("verdicts agree", ("items", "agreement", "95% CI", "differ"), agreement),
+    ]
+
+
 def print_report(report: dict[str, Any]) -> None:
     console = Console()
     if report["workflow"]["scorecard"]:
@@ -209,6 +232,9 @@ def print_report(report: dict[str, Any]) -> None:
             print_action_comparison(block)
         else:
             print_comparison(block)
+    for pair in report.get("human_vs_simulated", []):
+        for table in _human_tables(pair):
+            console.print(table)
 
 
 @click.command("report")

@@ -7,8 +7,10 @@ per-item rows and field misses, and the reliability-efficiency frontier;
 action runs give the action tables; audio runs their τ-Voice panel. Runs of
 the same suite and agent under several conditions are compared (from
 `comparison.json` when a `run --condition a,b` folder holds them, else
-computed with `scoring/_compare.py`). Anything unreadable is a message in
-`problems` and the rest still reports. The JSON shape is in docs/report.md.
+computed with `scoring/_compare.py`); a human run (`duplexbench call`) is set
+beside the simulated runs of the same suite and agent instead (`_human.py`).
+Anything unreadable is a message in `problems` and the rest still reports. The
+JSON shape is in docs/report.md.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import duplexbench
 from duplexbench.campaign import StoreError, invalid_labels, run_warnings, slug
 from duplexbench.report import _actions as action_report
 from duplexbench.report import _workflow as wf
+from duplexbench.report._human import human_vs_simulated, is_human
 from duplexbench.report._load import RunData, find_run_dirs, load_run, result_texts
 from duplexbench.report._taxonomy import taxonomy_slices
 from duplexbench.scoring import (
@@ -238,7 +241,7 @@ def _comparisons(runs: list[RunData], problems: list[str]) -> list[dict[str, Any
     out, covered = _saved_comparisons(runs, problems)
     groups: dict[tuple[str, str], dict[str, RunData]] = defaultdict(dict)
     for run in runs:
-        if run.family == "workflow":
+        if run.family == "workflow" and not is_human(run):  # set beside, never compared
             groups[(run.suite, run.agent)].setdefault(run.condition, run)
     for (suite, agent), by_condition in sorted(groups.items()):
         order = condition_order(list(by_condition))
@@ -287,4 +290,5 @@ def analyze(paths: Sequence[Path | str]) -> dict[str, Any]:
         "actions": _actions(by_family["action"], problems),
         "interaction": _interaction(runs, problems),
         "comparisons": _comparisons(runs, problems),
+        "human_vs_simulated": human_vs_simulated(runs),
     }

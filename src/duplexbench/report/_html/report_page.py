@@ -16,7 +16,17 @@ from typing import Any
 from duplexbench.files import write_text_atomic
 from duplexbench.report._html.action_sections import action_sections, comparisons, interaction
 from duplexbench.report._html.charts import esc
-from duplexbench.report._html.parts import CSS, JS, Links, num, script_json, section, table
+from duplexbench.report._html.parts import (
+    CSS,
+    JS,
+    Links,
+    num,
+    rate,
+    script_json,
+    section,
+    sub,
+    table,
+)
 from duplexbench.report._html.workflow_sections import workflow_sections
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
@@ -30,6 +40,7 @@ NAV = (
     ("actions-section", "Actions"),
     ("interaction-section", "Interaction"),
     ("comparisons-section", "Comparisons"),
+    ("human-section", "Human vs simulated"),
 )
 
 
@@ -116,6 +127,34 @@ def _problems(report: dict[str, Any]) -> str:
     )
 
 
+def human_beside(blocks: list[dict[str, Any]]) -> str:
+    """Each human run beside a simulated run of the same suite and agent (`_human.py`)."""
+    if not blocks:
+        return ""
+    parts = []
+    for b in blocks:
+        rows = [
+            [i["item_id"], "pass" if i["human_ws"] else "fail", rate(i["simulated_ws"]),
+             rate(i["human_afa"]), rate(i["simulated_afa"]), "yes" if i["agree"] else "no"]
+            for i in b["items"]
+        ]  # fmt: skip
+        heads = ("item", "human WS", "simulated WS (rate)", "human AFA", "simulated AFA", "agree")
+        differ = ", ".join(b["differ"]) or "none"
+        body = table(heads, rows) + table(
+            ("items", "agreement", "verdicts differ on"),
+            [[num(b["n"]), rate(b["agreement"], b["agreement_ci95"]), differ]],
+        )
+        parts.append(sub(f"{b['human']} beside {b['simulated']}", body))
+    return section(
+        "human-section",
+        "Human vs simulated",
+        "".join(parts),
+        "A person's calls (duplexbench call) beside a simulated run of the same items and "
+        "agent: never pooled. The simulated verdict is a pass in at least half of its "
+        "repetitions; agreement has a 95% item-bootstrap interval.",
+    )
+
+
 def _nav(body: str) -> str:
     links = "".join(
         f'<a href="#{anchor}">{esc(label)}</a>' for anchor, label in NAV if f'id="{anchor}"' in body
@@ -137,6 +176,7 @@ def render_html(report: dict[str, Any], out_dir: Path) -> str:
             action_sections(report["actions"], links, paths),
             interaction(report["interaction"]),
             comparisons(report["comparisons"]),
+            human_beside(report.get("human_vs_simulated", [])),
         ]
     )
     suites = sorted({r["suite"] for r in report["runs"]})
