@@ -33,9 +33,12 @@ passed, so the output is byte-identical to an engine without pitch support):
   these features (its output does not change; its F0 comes from its own
   accent model): pitch unsupported.
 - ``piper``: unsupported (the VITS model has no pitch control).
+- ``hibari`` (:mod:`duplexbench.speech._hibari`): rendered slower and resampled
+  (:mod:`duplexbench.speech._pitch`), within ±3 semitones.
+- ``pico`` (:mod:`duplexbench.speech._pico`): its own pitch control, ±12.
 
-An unsupported pitch raises ``ValueError`` naming the voice
-(:func:`check_pitch`).
+An unsupported pitch, or one beyond the engine's range, raises ``ValueError``
+naming the voice (:func:`check_pitch`).
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ from duplexbench.audio import AudioFormatError, Int16Array, pcm16_bytes_to_array
 from duplexbench.entries import file_digest
 from duplexbench.speech._pieces import PieceStore, joined, speak_pieces
 from duplexbench.speech._piper_session import piper_session, piper_session_options
+from duplexbench.speech._pitch import RESAMPLED_PITCH_LIMIT
 from duplexbench.speech._threads import speech_threads
 from duplexbench.speech._tts import SpeechUnavailable, SynthesisSettings, TTSEngine, register_tts
 
@@ -88,6 +92,16 @@ _NO_PITCH: dict[str, dict[str, str]] = {
 }
 
 
+# Engines that shift pitch within a narrower range than SynthesisSettings allows:
+# engine -> (largest shift in semitones, why).
+_PITCH_LIMITS: dict[str, tuple[float, str]] = {
+    "hibari": (
+        RESAMPLED_PITCH_LIMIT,
+        "hibari's pitch is rendered slower and resampled, which moves the formants too",
+    ),
+}
+
+
 def check_pitch(engine: str, voice: str, pitch_semitones: float) -> None:
     """Raise ``ValueError`` naming ``engine:voice`` if it cannot speak at this pitch shift."""
     if pitch_semitones == 0.0:
@@ -98,6 +112,12 @@ def check_pitch(engine: str, voice: str, pitch_semitones: float) -> None:
         raise ValueError(
             f"voice {engine}:{voice} cannot shift pitch ({reason}); "
             f"use pitch_semitones=0 with it, got {pitch_semitones:g}"
+        )
+    limit = _PITCH_LIMITS.get(engine)
+    if limit is not None and abs(pitch_semitones) > limit[0]:
+        raise ValueError(
+            f"voice {engine}:{voice} shifts pitch within ±{limit[0]:g} semitones "
+            f"({limit[1]}), got {pitch_semitones:g}"
         )
 
 

@@ -39,7 +39,13 @@ MAX_SPEED = 4.0
 MAX_PITCH_SEMITONES = 12.0
 
 # Modules that register the built-in engines; imported on first registry use.
-_BUILTIN_MODULES = ("duplexbench.speech._synthetic", "duplexbench.speech._engines")
+# (hibari and ttspico themselves load when their engine is first built, not here.)
+_BUILTIN_MODULES = (
+    "duplexbench.speech._synthetic",
+    "duplexbench.speech._engines",
+    "duplexbench.speech._hibari",
+    "duplexbench.speech._pico",
+)
 
 
 class SpeechUnavailable(RuntimeError):
@@ -95,7 +101,7 @@ class SynthesisSettings:
     ``gain_db`` is relative to the bank's loudness target (-20 dBFS RMS).
     ``pitch_semitones`` is within ±12; how each engine applies it is in
     :mod:`duplexbench.speech._engines` (piper and flite ``rms`` cannot shift
-    pitch and raise ``ValueError`` for anything but 0).
+    pitch and raise ``ValueError`` for anything but 0; hibari shifts within ±3).
     """
 
     speed: float = 1.0
