@@ -51,6 +51,7 @@ from duplexbench.items._workflow import WorkflowItem
 from duplexbench.speech._asr import WhisperASR
 from duplexbench.speech._bank import SpeechBank
 from duplexbench.speech._tts import DEFAULT_VOICE, VoiceRef
+from duplexbench.speech._voice_check import word_edits
 from duplexbench.suites._package import resolve_suite
 from duplexbench.users._realization import Realizer
 from duplexbench.values._numbers import int_prefix
@@ -147,17 +148,6 @@ def words(text: str) -> list[str]:
         else:
             tokens.append(token)
     return _merged_codes(_spelled_numbers(tokens))
-
-
-def edit_distance(ref: Sequence[str], hyp: Sequence[str]) -> int:
-    """Word-level Levenshtein distance (substitutions + deletions + insertions)."""
-    previous = list(range(len(hyp) + 1))
-    for i, r in enumerate(ref, 1):
-        current = [i]
-        for j, h in enumerate(hyp, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (r != h)))
-        previous = current
-    return previous[-1]
 
 
 def contains(haystack: Sequence[str], needle: Sequence[str]) -> bool:
@@ -287,7 +277,7 @@ class Tally:
         ref, hyp = words(clip.text), words(hypothesis)
         self.clips += 1
         self.ref_words += len(ref)
-        self.errors += edit_distance(ref, hyp)
+        self.errors += word_edits(ref, hyp)
         self.encode_s += encode_s
         self.transcribe_s += transcribe_s
         for slot in clip.slots:
@@ -356,7 +346,7 @@ def decide(result: dict[str, Any], name: str) -> dict[str, Any]:
     better = worse = 0
     for row in result["clips"]:
         ref = words(row["text"])
-        errors = edit_distance(ref, words(row[name])) - edit_distance(ref, words(row["full"]))
+        errors = word_edits(ref, words(row[name])) - word_edits(ref, words(row["full"]))
         better, worse = better + (errors < 0), worse + (errors > 0)
     return {
         "wer_delta_points": wer_delta,

@@ -78,6 +78,11 @@ VERBS: dict[str, tuple[str, str, str]] = {
         "waveform with speech segments and a playback cursor, the artifact against gold (or "
         "the action verdict) and every trace event, filterable.",
     ),
+    "voices": (
+        "duplexbench.cli._voices",
+        "voices_command",
+        "Measure every TTS voice and caller persona and write a page to listen to them.",
+    ),
 }
 """Verb name -> (module, attribute, one-line help as the verb itself states it)."""
 

@@ -7,6 +7,8 @@
   unintelligible ``synthetic`` engine for tests and loop timing.
 - :mod:`~duplexbench.speech._bank` — ``SpeechBank``: render once, keep on disk.
 - :mod:`~duplexbench.speech._asr` — ``ASREngine`` and the ``whisper`` backend.
+- :mod:`~duplexbench.speech._voice_check` — a voice's real-time factor and
+  round-trip word error rate on a fixed sentence set (``duplexbench voices``).
 
 Optional engines load lazily: importing this package needs only numpy/soxr.
 """
@@ -45,30 +47,54 @@ from duplexbench.speech._tts import (
     register_tts,
     tts_engines,
 )
+from duplexbench.speech._voice_check import (
+    NEURAL,
+    VOICE_SENTENCES,
+    EngineVoices,
+    Listener,
+    SentenceCheck,
+    VoiceCheck,
+    check_voice,
+    engine_voices,
+    normalize_words,
+    reference_listener,
+    word_edits,
+    word_error_rate,
+)
 
 __all__ = [
     "DEFAULT_VOICE",
+    "NEURAL",
+    "VOICE_SENTENCES",
     "ASREngine",
     "ASRError",
     "BankStats",
     "Clip",
     "ClipRequest",
+    "EngineVoices",
+    "Listener",
     "PrerenderFailure",
     "PrerenderReport",
+    "SentenceCheck",
     "SpeechBank",
     "SpeechUnavailable",
     "SynthesisSettings",
     "TTSEngine",
     "TTSError",
     "Transcript",
+    "VoiceCheck",
     "VoiceRef",
     "Word",
     "asr_engines",
     "check_pitch",
+    "check_voice",
+    "engine_voices",
     "get_asr",
     "get_tts",
     "is_silent",
     "keep_arena",
+    "normalize_words",
+    "reference_listener",
     "register_asr",
     "register_tts",
     "render_segment",
@@ -77,5 +103,7 @@ __all__ = [
     "tts_engines",
     "use_remote_renderer",
     "use_worker_share",
+    "word_edits",
+    "word_error_rate",
     "worker_environment",
 ]
