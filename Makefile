@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: install demo test test-live lint typecheck unit bench clean
+.PHONY: install demo test test-e2e lint typecheck unit bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,9 +28,10 @@ lint: install
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-## The live call in headless Chromium (a person's call, scripted; about a minute; CI runs it).
-test-live: install
-	$(BIN)/pytest -m slow tests/call/test_live_call.py
+## The end-to-end checks CI runs after `test` (marked slow; about two minutes): the live
+## call in headless Chromium, and a realistic run with flite and espeak-ng hidden.
+test-e2e: install
+	$(BIN)/pytest -m slow tests/call/test_live_call.py tests/campaign/test_voice_fallback.py
 
 typecheck: install
 	$(BIN)/mypy

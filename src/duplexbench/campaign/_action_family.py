@@ -68,13 +68,15 @@ class ActionFamily:
         suite = load_action_suite(opts.suite, opts.items, opts.limit)  # only the items it runs
         noise_dir = None if opts.noise_dir is None else str(opts.noise_dir.resolve())
         voices = [s.voice for item in suite.items for s in item.segments]
-        preflight(info, agent_spec, condition, voices, noise_dir)  # action items are audio
+        caller = replace(condition.caller, voice_fallback=opts.voice_fallback)
+        preflight(info, agent_spec, replace(condition, caller=caller), voices, noise_dir)
         out = opts.out or free_run_dir(Path("runs") / slug(f"{suite.name}-{agent_spec.name}"))
         spec = campaign_spec(opts, suite)
         speech_cache = None if opts.speech_cache is None else str(opts.speech_cache)
         config = JobConfig(
             self.name, suite.name, opts.agent, spec.agent, opts.condition, opts.seed,
             opts.frame_ms, speech_cache, opts.realtime_speed, noise_dir=noise_dir,
+            voice_fallback=opts.voice_fallback,
         )  # fmt: skip
         return Target(out, spec, {i.id: i for i in suite.items}, config)
 
@@ -95,7 +97,11 @@ class ActionFamily:
         setup = ActionSetup(
             item, job.item_checksum, c.suite, c.agent_label, c.condition, job.repetition, c.seed
         )
-        caller = replace(get_condition(c.condition).caller, noise_dir=c.noise_dir)
+        caller = replace(
+            get_condition(c.condition).caller,
+            noise_dir=c.noise_dir,
+            voice_fallback=c.voice_fallback,
+        )
         config = ReplayConfig(frame_ms=c.frame_ms, caller=caller)
         bank = bank_at(c.speech_cache)
         episode = ActionEpisode(

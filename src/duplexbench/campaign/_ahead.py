@@ -96,7 +96,9 @@ def plan_rehearsals(target: Target) -> list[Rehearsal]:
     for item_id, repetition, _ in target.spec.episodes():
         item = target.items[item_id]
         assert isinstance(item, WorkflowItem)
-        rehearsals.append(Rehearsal(item, c.agent, c.condition, c.seed, repetition, c.observer))
+        rehearsals.append(
+            Rehearsal(item, c.agent, c.condition, c.seed, repetition, c.observer, c.voice_fallback)
+        )
     return rehearsals
 
 

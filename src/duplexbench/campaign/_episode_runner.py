@@ -21,7 +21,7 @@ from duplexbench.orchestrator import (
 )
 from duplexbench.speech import DEFAULT_VOICE, SpeechBank, VoiceRef
 from duplexbench.trace import write_events
-from duplexbench.users import DeciderConfig
+from duplexbench.users import CallerConfig, DeciderConfig
 
 
 @dataclass(frozen=True)
@@ -39,11 +39,23 @@ class EpisodeRunner:
     """Optional LLM decision model for the user's interruptions (natural turn-taking)."""
     noise_dir: str | None = None
     """Folder of noise/burst recordings for conditions with line effects."""
+    voice_fallback: bool = False
+    """Personas whose engine is missing speak with their fallback voice."""
+
+    @property
+    def caller(self) -> CallerConfig:
+        return replace(
+            self.condition.caller,
+            decider=self.decider,
+            noise_dir=self.noise_dir,
+            voice_fallback=self.voice_fallback,
+        )
 
     def check(self, items: list[WorkflowItem]) -> None:
         """Fail fast before the first episode (`campaign/_preflight.py`)."""
         voices = [self.voice_of(item) for item in items]
-        preflight(self.info, self.spec, self.condition, voices, self.noise_dir)
+        condition = replace(self.condition, caller=self.caller)
+        preflight(self.info, self.spec, condition, voices, self.noise_dir)
 
     def voice_of(self, item: WorkflowItem) -> str:
         voice = self.condition.user_voice or item.user.persona.voice
@@ -59,7 +71,7 @@ class EpisodeRunner:
             frame_ms=self.frame_ms,
             turn_taking=self.condition.turn_taking,
             user_voice=self.condition.user_voice,
-            caller=replace(self.condition.caller, decider=self.decider, noise_dir=self.noise_dir),
+            caller=self.caller,
         )
         assert isinstance(agent, StepAgent | StreamingAgent)
         clock = (

@@ -43,6 +43,7 @@ class JobConfig:
     realtime_speed: float = 1.0
     decider: DeciderConfig | None = None
     noise_dir: str | None = None
+    voice_fallback: bool = False
     stall_s: float | None = DEFAULT_STALL_S
     """Wall seconds without progress before the episode is stopped as an error (None: never)."""
     observer: ObserverConfig = field(default_factory=ObserverConfig)

@@ -6,7 +6,9 @@ step or text agent is closed again, a streaming agent has not connected
 yet), the `--noise-dir` recordings are checked when the condition has line
 effects (contained, regular files, within the limits, readable WAV), and
 every voice the episodes will speak (the items' and the condition's
-personas') has its TTS engine installed (`SpeechUnavailable` otherwise).
+personas') has its TTS engine installed (`SpeechUnavailable` otherwise, naming
+the package; a persona's fallback voice stands in only when the run allows
+it: `--allow-voice-fallback`).
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from pathlib import Path
 from duplexbench.agents import AgentInfo, AgentSpec, StepAgent, StreamingAgent, TextAgent
 from duplexbench.campaign._conditions import Condition, check_noise_dir
 from duplexbench.orchestrator import recordings
-from duplexbench.speech import VoiceRef, get_tts
-from duplexbench.users import NEUTRAL, get_persona
+from duplexbench.speech import SpeechUnavailable, VoiceRef, get_tts
+from duplexbench.users import NEUTRAL, get_persona, missing_engine
 
 
 def preflight(
@@ -39,7 +41,25 @@ def preflight(
         recordings(noise_dir)  # a bad recording fails here, before any episode
     if condition.channel != "audio":
         return
-    needed = set(voices)
-    needed |= {get_persona(p).voice for p in condition.caller.personas if p != NEUTRAL}
-    for voice in sorted(needed):
+    for voice in sorted(set(voices)):
         get_tts(VoiceRef.parse(voice).engine).version()
+    check_personas(condition)
+
+
+def check_personas(condition: Condition) -> None:
+    """Every persona of the condition can speak: its engine is installed, or (the run
+    allows it) its fallback voice's is. SpeechUnavailable names the package otherwise."""
+    for name in condition.caller.personas:
+        persona = get_persona(name)
+        if name == NEUTRAL or (why := missing_engine(persona.voice)) is None:
+            continue
+        if not persona.fallback:
+            raise SpeechUnavailable(f"persona {name} speaks with {persona.voice}: {why}")
+        if not condition.caller.voice_fallback:
+            raise SpeechUnavailable(
+                f"persona {name} speaks with {persona.voice}: {why}; or pass "
+                f"--allow-voice-fallback to have {persona.fallback} speak for it "
+                "(docs/personas.md)"
+            )
+        if (fallback_why := missing_engine(persona.fallback)) is not None:
+            raise SpeechUnavailable(f"persona {name}'s fallback {persona.fallback}: {fallback_why}")

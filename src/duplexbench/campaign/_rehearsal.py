@@ -48,12 +48,15 @@ from duplexbench.orchestrator import EpisodeSetup, TextEpisode
 from duplexbench.speech import DEFAULT_VOICE, ClipRequest, SynthesisSettings, VoiceRef
 from duplexbench.users import (
     NEUTRAL,
+    CallerConfig,
     FrozenCaller,
     ObserverConfig,
     Realized,
     Realizer,
     answers_per_turn,
     freeze_caller,
+    get_persona,
+    missing_engine,
 )
 
 __all__ = [
@@ -85,6 +88,12 @@ class Rehearsal:
     seed: int = 0
     repetition: int = 0
     observer: ObserverConfig = field(default_factory=ObserverConfig)
+    voice_fallback: bool = False
+    """Personas whose engine is missing speak with their fallback voice, as in the run."""
+
+    @property
+    def caller(self) -> CallerConfig:
+        return replace(get_condition(self.condition).caller, voice_fallback=self.voice_fallback)
 
     @property
     def own_agent(self) -> bool:
@@ -166,9 +175,7 @@ def rehearse(r: Rehearsal) -> list[ClipRequest]:
         r.offline_observer,
     )  # fmt: skip
     voice = user_voice(condition, item)
-    caller = freeze_caller(
-        condition.caller, condition.turn_taking, item.id, setup.repetition_seed, voice
-    )
+    caller = freeze_caller(r.caller, condition.turn_taking, item.id, setup.repetition_seed, voice)
     listener = _Listener(info.create(spec, "text"))  # type: ignore[arg-type]  # text: a TextAgent
     episode = TextEpisode(setup, listener, privileged=info.privileged)
     realizer = _Realizer(
@@ -246,6 +253,9 @@ class RehearsalCache:
             "repetition": r.repetition,
             "observer": asdict(r.offline_observer),
         }
+        if r.voice_fallback:  # who stands in depends on what this machine lacks
+            voices = {get_persona(p).voice for p in r.caller.personas}
+            ident["fallback_for"] = sorted(v for v in voices if missing_engine(v))
         canonical = json.dumps(ident, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()
 

@@ -60,6 +60,9 @@ class RunOptions:
     user_model: DeciderConfig | None = None
     """Optional LLM decision model of the user (cache default: RUN_DIR/user-decisions.jsonl)."""
     noise_dir: Path | None = None
+    voice_fallback: bool = False
+    """A persona whose TTS engine is missing speaks with its fallback voice (else the run
+    stops before its first episode, naming the package)."""
     """Recordings (`<kind>/*.wav`) instead of procedural noise and bursts."""
     execution: ExecutionOptions = field(default_factory=ExecutionOptions)
     """Backend, workers, retries, limits, resume."""
@@ -129,6 +132,7 @@ def campaign_spec(opts: RunOptions, suite: Suite | ActionSuite) -> CampaignSpec:
         prices=str(opts.prices) if opts.prices else None,
         simulator=None if isinstance(suite, ActionSuite) else simulator_identity(opts.observer),
         privileged=get_agent(opts.agent)[0].privileged,
+        voice_fallback=opts.voice_fallback,
     )
 
 

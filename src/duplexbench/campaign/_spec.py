@@ -49,6 +49,11 @@ class CampaignSpec(BaseModel):
         description="The agent was registered privileged (it sees hidden item state): its "
         "scores are not a valid result. None: runs made before it was recorded.",
     )
+    voice_fallback: bool = Field(
+        False,
+        description="Personas whose engine was missing spoke with their fallback voice "
+        "(`--allow-voice-fallback`; each episode's `episode.condition` says which).",
+    )
     user: Literal["simulated", "human"] = Field(
         "simulated",
         description="Who played the caller: the simulator, or a person (`duplexbench call`, "

@@ -53,13 +53,21 @@ _RUNNERS: dict[tuple[Any, ...], EpisodeRunner] = {}
 
 def _runner(c: JobConfig) -> EpisodeRunner:
     key: tuple[Any, ...] = (c.agent, c.condition, c.frame_ms, c.speech_cache)
-    key += (c.realtime_speed, c.decider, c.noise_dir)
+    key += (c.realtime_speed, c.decider, c.noise_dir, c.voice_fallback)
     if key not in _RUNNERS:
         info, spec = get_agent(c.agent)
         condition = get_condition(c.condition)
         bank = bank_at(c.speech_cache) if condition.channel == "audio" else None
         runner = EpisodeRunner(
-            info, spec, condition, c.frame_ms, bank, c.realtime_speed, c.decider, c.noise_dir
+            info,
+            spec,
+            condition,
+            c.frame_ms,
+            bank,
+            c.realtime_speed,
+            c.decider,
+            c.noise_dir,
+            c.voice_fallback,
         )
         _RUNNERS[key] = runner
     return _RUNNERS[key]
@@ -89,6 +97,7 @@ class WorkflowFamily:
             opts.realtime_speed,
             decider,
             noise_dir,
+            opts.voice_fallback,
         )
         runner.check(suite.items)
         observer = observer_for_run(opts.observer, out)
@@ -97,6 +106,7 @@ class WorkflowFamily:
         config = JobConfig(
             self.name, suite.name, opts.agent, spec.agent, opts.condition, opts.seed,
             opts.frame_ms, speech_cache, opts.realtime_speed, decider, noise_dir,
+            voice_fallback=opts.voice_fallback,
             observer=observer,
         )  # fmt: skip
         return Target(out, spec, {i.id: i for i in suite.items}, config)

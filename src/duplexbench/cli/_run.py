@@ -125,6 +125,13 @@ from duplexbench.users import DeciderConfig
     "(indoor, outdoor, babble, phone_ring, dog_bark, car_horn, engine, siren, door_slam, "
     "...); kinds without a folder stay procedural. Checked before any episode runs.",
 )
+@click.option(
+    "--allow-voice-fallback",
+    is_flag=True,
+    help="A caller persona whose TTS engine is missing (flite, espeak-ng) speaks with its "
+    "neural fallback voice (docs/personas.md), recorded per episode; without it such a run "
+    "stops before its first episode, naming the package to install.",
+)
 @fail_on_error_option
 @judge_options
 @observer_options
@@ -153,6 +160,7 @@ def run_command(
     user_base_url: str | None,
     user_cache: Path | None,
     noise_dir: Path | None,
+    allow_voice_fallback: bool,
     fail_on_error: bool,
     **options: Any,
 ) -> None:
@@ -199,6 +207,7 @@ def run_command(
         judge=judge_config(judge_model, judge_base_url, judge_cache),
         user_model=_user_model(user_model, user_base_url, user_cache),
         noise_dir=noise_dir,
+        voice_fallback=allow_voice_fallback,
         execution=execution_from(options),
         observer=observer,
     )

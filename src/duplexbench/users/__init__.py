@@ -1,7 +1,13 @@
 """The simulated user: act observer, flow-engine policy, realization; and the human
 caller's role card and the reading of their words as the same plans."""
 
-from duplexbench.users._caller import CallerConfig, FrozenCaller, derived_seed, freeze_caller
+from duplexbench.users._caller import (
+    CallerConfig,
+    FrozenCaller,
+    derived_seed,
+    freeze_caller,
+    missing_engine,
+)
 from duplexbench.users._caller_acts import CallerReader, Heard
 from duplexbench.users._decision import DeciderConfig, FloorMoment
 from duplexbench.users._observer import ActObserver, ObserverConfig, check_observer
@@ -10,7 +16,7 @@ from duplexbench.users._observer.embedder import DIM, shared_embedder
 from duplexbench.users._observer.rules import NameFinder
 from duplexbench.users._observer.semantic import FEATURES, WEIGHTS_FILE, SlotMatcher, Weights
 from duplexbench.users._observer.slots import Slot, item_actions, item_slots
-from duplexbench.users._personas import NEUTRAL, PERSONAS, get_persona
+from duplexbench.users._personas import NEUTRAL, PERSONAS, PERSONAS_VERSION, get_persona
 from duplexbench.users._policy import Observation, Plan, UserPolicy
 from duplexbench.users._readback import plain_value
 from duplexbench.users._realization import Realized, Realizer
@@ -33,6 +39,7 @@ __all__ = [
     "NATURAL",
     "NEUTRAL",
     "PERSONAS",
+    "PERSONAS_VERSION",
     "POLITE",
     "WEIGHTS_FILE",
     "ActObserver",
@@ -73,6 +80,7 @@ __all__ = [
     "is_request",
     "item_actions",
     "item_slots",
+    "missing_engine",
     "persona_answers",
     "plain_value",
     "role_card",

@@ -13,13 +13,21 @@ persona draws); the same ones give byte-identical audio.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from duplexbench.audio import EffectsConfig
+from duplexbench.speech import SpeechUnavailable, VoiceRef, get_tts
 from duplexbench.users._decision import DeciderConfig
-from duplexbench.users._personas import NEUTRAL, CallerPersona, get_persona, persona_for
+from duplexbench.users._personas import (
+    NEUTRAL,
+    PERSONAS_VERSION,
+    CallerPersona,
+    get_persona,
+    persona_for,
+)
 from duplexbench.users._sounds import OutOfTurnConfig
 from duplexbench.users._turntaking import TurnTakingConfig
 
@@ -36,6 +44,9 @@ class CallerConfig:
     noise_dir: str | None = None
     """Folder of WAV recordings per sound kind (`<kind>/*.wav`) for noise and bursts
     (None: the procedural sources)."""
+    voice_fallback: bool = False
+    """A persona whose engine is missing speaks with its fallback voice (recorded as
+    `fallback_for`); False: the run stops before its first episode instead."""
 
     def __post_init__(self) -> None:
         if not self.personas:
@@ -61,10 +72,15 @@ class FrozenCaller:
     effects_seed: int = field(default=0)
     decider: DeciderConfig | None = None
     noise_dir: str | None = None
+    fallback_for: str | None = None
+    """The persona's own voice when its fallback speaks instead (engine missing)."""
 
     def to_trace(self) -> dict[str, Any]:
+        persona = self.persona.to_dict() | {"voice": self.voice, "table_version": PERSONAS_VERSION}
+        if self.fallback_for is not None:
+            persona["fallback_for"] = self.fallback_for
         return {
-            "persona": self.persona.to_dict() | {"voice": self.voice},
+            "persona": persona,
             "turn_taking": self.turn_taking.to_dict(),
             "effects": None if self.effects is None else self.effects.to_dict(),
             "effects_seed": None if self.effects is None else self.effects_seed,
@@ -72,6 +88,16 @@ class FrozenCaller:
             "turn_decider": "rule" if self.decider is None else f"llm:{self.decider.model}",
             "noise_dir": self.noise_dir,
         }
+
+
+@functools.cache
+def missing_engine(voice: str) -> str | None:
+    """Why the engine of `voice` cannot speak on this machine (install hint), else None."""
+    try:
+        get_tts(VoiceRef.parse(voice).engine).version()
+    except SpeechUnavailable as exc:
+        return str(exc)
+    return None
 
 
 def freeze_caller(
@@ -89,9 +115,15 @@ def freeze_caller(
         turn_taking = turn_taking.for_persona(
             persona.interruption_tendency, persona.backchannel_tendency
         )
+    spoken, fallback_for = voice, None
+    if not neutral:
+        spoken = persona.voice
+        if config.voice_fallback and persona.fallback and missing_engine(persona.voice):
+            spoken, fallback_for = persona.fallback, persona.voice
     return FrozenCaller(
         persona=persona,
-        voice=voice if neutral else persona.voice,
+        voice=spoken,
+        fallback_for=fallback_for,
         turn_taking=turn_taking,
         effects=config.effects,
         out_of_turn=config.out_of_turn,

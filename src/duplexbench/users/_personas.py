@@ -5,11 +5,12 @@ a pitch shift, a verbosity for the realizer
 (:class:`~duplexbench.users._realization.Realizer`) and two tendencies for
 the audio floor (how readily the caller interrupts and backchannels).
 
-:data:`PERSONAS` holds the built-in personas; together they use every
-offline voice and accent family the speech engines offer (piper ``joe``,
-flite ``slt``/``rms``/``awb``/``kal16``, espeak-ng British, RP, Scottish,
-Caribbean, New York, Lancashire and West Midlands English). :data:`NEUTRAL`
-is the clean condition's caller: the default voice, plain, never interrupting.
+:data:`PERSONAS` holds the built-in personas: half of them speak with the two
+neural voices (piper ``joe``, male; hibari ``heart``, female) at varied rates
+and, for ``heart``, small pitch shifts; the others keep the robotic engines for
+accent variety (flite ``awb`` Scottish; espeak-ng British, RP, Scottish,
+Caribbean, New York, Lancashire and West Midlands English). :data:`NEUTRAL` is
+the clean condition's caller: the default voice, plain, never interrupting.
 
 :func:`persona_for` picks one deterministically from a sha256 of a key the
 caller builds as ``f"{item_id}|{seed}|{repetition}"``, so one item gets
@@ -29,8 +30,10 @@ from typing import Literal, get_args
 from duplexbench.speech import SynthesisSettings, VoiceRef, check_pitch
 
 __all__ = [
+    "FALLBACKS",
     "NEUTRAL",
     "PERSONAS",
+    "PERSONAS_VERSION",
     "CallerPersona",
     "Verbosity",
     "default_pool",
@@ -61,6 +64,9 @@ class CallerPersona:
     backchannel_tendency: float
     description: str
     accent: str = ""
+    fallback: str = ""
+    """A neural voice that stands in when this persona's engine is missing, and only
+    when the run allows it (`--allow-voice-fallback`); "": none (the neural ones)."""
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -71,6 +77,8 @@ class CallerPersona:
         object.__setattr__(self, "speed", settings.speed)
         object.__setattr__(self, "pitch_semitones", settings.pitch_semitones)
         check_pitch(ref.engine, ref.voice, settings.pitch_semitones)
+        if self.fallback:
+            object.__setattr__(self, "fallback", str(VoiceRef.parse(self.fallback)))
         if self.verbosity not in get_args(Verbosity):
             raise ValueError(
                 f"persona {self.name}: verbosity must be one of "
@@ -91,6 +99,11 @@ class CallerPersona:
 
 
 NEUTRAL = "neutral"
+PERSONAS_VERSION = 2
+"""The persona table's version, recorded in every audio episode's `episode.condition`
+(`persona.table_version`): 1, flite and espeak-ng for all but two personas; 2, half
+of them on the neural voices `piper:joe` and `hibari:heart` (docs/personas.md).
+Runs compare only within one version: the same persona name may sound different."""
 
 _Row = tuple[str, str, float, float, Verbosity, float, float, str, str]
 # The fields of CallerPersona in order:
@@ -102,17 +115,17 @@ _TABLE: tuple[_Row, ...] = (
     ("hurried-american", "piper:joe", 1.2, 0.0, "terse", 0.6, 0.1,
      "In a rush: fast, shortest answers, cuts in when the agent rambles.",
      "American"),
-    ("patient-american", "flite:slt", 0.9, 1.0, "verbose", 0.05, 0.6,
+    ("patient-american", "hibari:heart", 0.9, -1.0, "verbose", 0.05, 0.6,
      "Unhurried and talkative; lets the agent finish and says mm-hm a lot.",
      "American"),
-    ("matter-of-fact-american", "flite:rms", 1.05, 0.0, "plain", 0.3, 0.2,
+    ("matter-of-fact-american", "piper:joe", 1.05, 0.0, "plain", 0.3, 0.2,
      "Businesslike; answers what is asked, occasionally jumps in.",
      "American"),
     ("chatty-scot", "flite:awb", 0.95, -1.0, "verbose", 0.2, 0.5,
      "Friendly and wordy; frames every answer, backchannels often.",
      "Scottish"),
-    ("clipped-american", "flite:kal16", 1.1, 2.0, "terse", 0.4, 0.1,
-     "Older diphone voice; clipped answers, interrupts now and then.",
+    ("clipped-american", "hibari:heart", 1.1, 1.0, "terse", 0.4, 0.1,
+     "Clipped answers, interrupts now and then.",
      "American"),
     ("polite-british", "espeak:en+f3", 1.0, 1.0, "plain", 0.1, 0.4,
      "Courteous; waits for a pause, acknowledges what the agent says.",
@@ -129,7 +142,7 @@ _TABLE: tuple[_Row, ...] = (
     ("fast-new-yorker", "espeak:en-us-nyc", 1.25, 0.0, "terse", 0.8, 0.2,
      "Very fast, very brief, interrupts readily.",
      "American (New York City)"),
-    ("bright-american", "espeak:en-us+f4", 1.1, 3.0, "plain", 0.35, 0.3,
+    ("bright-american", "hibari:heart", 1.1, 2.0, "plain", 0.35, 0.3,
      "High, quick and upbeat; sometimes talks over the agent.",
      "American"),
     ("easygoing-lancashire", "espeak:en-gb-x-gbclan+f2", 0.95, 0.0, "plain", 0.2, 0.4,
@@ -138,9 +151,33 @@ _TABLE: tuple[_Row, ...] = (
     ("steady-west-midlands", "espeak:en-gb-x-gbcwmd", 1.0, -1.0, "plain", 0.25, 0.3,
      "Even-paced and plain-spoken.",
      "British (West Midlands)"),
+    ("soft-spoken-american", "hibari:heart", 0.95, 0.0, "plain", 0.1, 0.4,
+     "Quiet and careful; answers fully, seldom cuts in.",
+     "American"),
+    ("brisk-american", "piper:joe", 1.15, 0.0, "terse", 0.5, 0.2,
+     "Brisk and to the point; short answers, jumps in on long read-backs.",
+     "American"),
+    ("warm-american", "hibari:heart", 1.0, -2.0, "verbose", 0.15, 0.5,
+     "Warm, lower voice; explains a little more than asked, backchannels.",
+     "American"),
 )  # fmt: skip
 
-PERSONAS: dict[str, CallerPersona] = {row[0]: CallerPersona(*row) for row in _TABLE}
+FALLBACKS = {
+    "chatty-scot": "piper:joe",
+    "polite-british": "hibari:heart",
+    "formal-rp": "piper:joe",
+    "impatient-scot": "piper:joe",
+    "relaxed-caribbean": "piper:joe",
+    "fast-new-yorker": "piper:joe",
+    "easygoing-lancashire": "hibari:heart",
+    "steady-west-midlands": "piper:joe",
+}
+"""The robotic personas' stand-in voice (same sex) when flite or espeak-ng is missing
+and the run allows it: the words, rate and turn-taking stay, the accent is lost."""
+
+PERSONAS: dict[str, CallerPersona] = {
+    row[0]: CallerPersona(*row, fallback=FALLBACKS.get(row[0], "")) for row in _TABLE
+}
 
 
 def get_persona(name: str) -> CallerPersona:
