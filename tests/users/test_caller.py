@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 from duplexbench.audio._effects import EffectsConfig
+from duplexbench.speech import SynthesisSettings
+from duplexbench.users import _caller as caller_module
 from duplexbench.users._caller import CallerConfig, freeze_caller
 from duplexbench.users._personas import NEUTRAL, PERSONAS, get_persona
 from duplexbench.users._turntaking import NATURAL, POLITE
@@ -38,3 +44,25 @@ def test_same_inputs_same_caller_other_repetitions_other_seeds() -> None:
     assert len({o.persona.name for o in others}) >= 6
     trace = a.to_trace()
     assert trace["effects_seed"] == a.effects_seed and trace["persona"]["voice"] == a.voice
+
+
+def test_a_fallback_speaks_only_when_allowed_and_drops_a_pitch_it_cannot_shift(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Bug: formal-rp (pitch -3) fell back to piper:joe, which cannot shift pitch, and
+    every clip of such an episode failed."""
+    monkeypatch.setattr(
+        caller_module, "missing_engine", lambda voice: "gone" if "espeak" in voice else None
+    )
+    rp = CallerConfig(personas=("formal-rp",))
+    assert freeze_caller(rp, NATURAL, "i", 7, "x:y").voice == "espeak:en-gb-x-rp"  # not allowed
+    c = freeze_caller(replace(rp, voice_fallback=True), NATURAL, "i", 7, "x:y")
+    assert (c.voice, c.fallback_for) == ("piper:joe", "espeak:en-gb-x-rp")
+    assert c.settings() == SynthesisSettings(speed=0.85)  # the rate kept, the pitch left out
+    persona = c.to_trace()["persona"]
+    assert persona["fallback_for"] == "espeak:en-gb-x-rp" and persona["pitch_semitones"] == 0
+    lancs = CallerConfig(personas=("easygoing-lancashire",), voice_fallback=True)
+    assert freeze_caller(lancs, NATURAL, "i", 7, "x:y").voice == "hibari:heart"
+    own = freeze_caller(CallerConfig(personas=("bright-american",), voice_fallback=True),
+                        NATURAL, "i", 7, "x:y")  # fmt: skip
+    assert own.fallback_for is None and own.settings().pitch_semitones == 2

@@ -188,7 +188,7 @@ def rehearse(r: Rehearsal) -> list[ClipRequest]:
         episode.run()
     except Exception as exc:  # a rehearsal predicts; it must never stop a run
         warnings.warn(f"rehearsal of {item.id} stopped: {exc}", RuntimeWarning, stacklevel=2)
-    settings = caller.persona.settings()
+    settings = caller.settings()
     user = realizer.said + _timed_lines(realizer, caller)
     clips = [ClipRequest(t, caller.voice, settings) for t in user if t.strip()]
     if r.own_agent:

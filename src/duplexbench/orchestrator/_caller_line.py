@@ -62,7 +62,7 @@ class CallerLine:
         seed = derived_seed(caller.seed, "sounds")
         self.sounds = None if oot is None else OutOfTurnSounds(oot, seed)
         self.sent: list[Int16Array] = []
-        self.settings = caller.persona.settings()
+        self.settings = caller.settings()
 
     @property
     def delay_ms(self) -> int:

@@ -19,7 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from duplexbench.audio import EffectsConfig
-from duplexbench.speech import SpeechUnavailable, VoiceRef, get_tts
+from duplexbench.speech import (
+    SpeechUnavailable,
+    SynthesisSettings,
+    VoiceRef,
+    check_pitch,
+    get_tts,
+)
 from duplexbench.users._decision import DeciderConfig
 from duplexbench.users._personas import (
     NEUTRAL,
@@ -75,10 +81,24 @@ class FrozenCaller:
     fallback_for: str | None = None
     """The persona's own voice when its fallback speaks instead (engine missing)."""
 
+    def settings(self) -> SynthesisSettings:
+        """How the caller's clips are synthesized: the persona's rate and pitch, except a
+        pitch the fallback voice cannot shift (piper: none), which is left out."""
+        settings = self.persona.settings()
+        if self.fallback_for is None:
+            return settings
+        ref = VoiceRef.parse(self.voice)
+        try:
+            check_pitch(ref.engine, ref.voice, settings.pitch_semitones)
+        except ValueError:
+            return SynthesisSettings(speed=settings.speed)
+        return settings
+
     def to_trace(self) -> dict[str, Any]:
         persona = self.persona.to_dict() | {"voice": self.voice, "table_version": PERSONAS_VERSION}
-        if self.fallback_for is not None:
+        if self.fallback_for is not None:  # how the stand-in spoke
             persona["fallback_for"] = self.fallback_for
+            persona["pitch_semitones"] = self.settings().pitch_semitones
         return {
             "persona": persona,
             "turn_taking": self.turn_taking.to_dict(),
