@@ -118,6 +118,6 @@ def test_a_caller_persona_changes_the_callers_voice_not_the_agents() -> None:
         privileged=True,
         config=AudioChannelConfig(user_voice="synthetic:alto", caller=persona),
     )
-    assert episode.voice == "flite:slt"
+    assert episode.voice == "hibari:heart"
     speech = cast(BankSpeech, episode.audio_session().speech)  # what the harness lends
     assert speech.default_voice == "synthetic:alto"
