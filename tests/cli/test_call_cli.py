@@ -148,3 +148,11 @@ def test_a_plan_and_explicit_calls_are_not_mixed(tmp_path: Path) -> None:
     assert "repeats" in refused.output
     nothing = CliRunner().invoke(main, ["call", "--suite", str(FIXTURES)])
     assert nothing.exit_code == 2 and "--plan FILE" in nothing.output
+
+
+def test_a_text_only_agent_is_refused_before_the_page_opens() -> None:
+    """Bug: `--agent shortcut` (text only) opened the page, then died with a traceback."""
+    args = ["call", "--suite", str(FIXTURES), "--item", ITEM, "--agent", "shortcut"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2 and "has no audio channel" in result.output
+    assert "http://" not in result.output

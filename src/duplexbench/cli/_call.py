@@ -125,10 +125,12 @@ def _calls(
     else:
         fail("name the calls: --suite, --item (repeatable) and --agent, or --plan FILE")
     try:
-        get_agent(calls.agent)
+        info, _ = get_agent(calls.agent)
         suite_path = resolve_suite(calls.suite)
     except (KeyError, ValueError, FileNotFoundError) as exc:
         fail(str(exc))
+    if "audio" not in info.channels:  # a caller speaks: before any page opens
+        fail(f"agent {info.name!r} has no audio channel; it supports: {', '.join(info.channels)}")
     return calls.model_copy(update={"suite": str(suite_path)})
 
 
