@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 
-from duplexbench.items import UserSpec, WorkflowItem, parse_item
+from duplexbench.items import UserSpec, WorkflowItem, load_suite, parse_item
+from duplexbench.suites import DATA
 from duplexbench.users import (
     CallHistory,
     CardLine,
@@ -104,14 +106,116 @@ def test_no_gold_reference_or_tool_name_leaks(name: str) -> None:
         assert "e.g." not in text  # a field description's example is not the caller's
 
 
-def test_the_item_gives_field_and_tool_descriptions_not_names() -> None:
+def test_the_item_gives_context_from_field_and_tool_descriptions() -> None:
     item = with_event("form-expense-correction", trigger={"tool": "mark_expense_ready"})
     text = lines(role_card(item))
+    # A label from the field's name; the description in parentheses when it adds to it.
     assert text["fact:employee_id"].text.startswith("Your employee ID: E1042")
-    assert text["fact:expense_date"].text.startswith("Your date of the expense:")
+    assert text["fact:expense_date"].text.startswith("Your expense date: ")
+    assert text["fact:cost_center"].text.startswith("Your cost center (to charge): ")
+    assert text["fact:total_amount"].text.startswith("Your total amount (total in US dollars): ")
     assert text["event:fix_total"].text.startswith(
         "After the agent has done this: mark the expense report complete and ready to submit,"
     )
+
+
+def described(fact_id: str, description: str, value: str = "X1") -> UserSpec:
+    facts = [{"id": fact_id, "value": value, "description": description}]
+    return UserSpec.model_validate({"persona": {"name": "Sam"}, "goal": "Call.", "facts": facts})
+
+
+@pytest.mark.parametrize(
+    ("fact_id", "description", "line"),
+    [
+        (
+            "reference_number",
+            "The reference number the caller's existing vendor onboarding form is filed under",
+            "Your reference number (for the existing vendor onboarding form): X1",
+        ),
+        (
+            "legal_name",
+            "Full legal name the vendor company is registered under",
+            "Your legal name (for the vendor company): X1",
+        ),
+        (
+            "service_plan",
+            "Service plan the customer's account is on",
+            "Your service plan (the one the customer's account is on): X1",
+        ),
+        (
+            "floor_area",
+            "Total floor area of the building in square feet",
+            "Your floor area (of the building in square feet): X1",
+        ),
+        (
+            "line_items",
+            "Goods being ordered, listed in the order the caller gives them",
+            "Your line items (goods being ordered, listed in the order you give them): X1",
+        ),
+        (
+            "promo_code",
+            "Promotion code applied to the account, e.g. PR-48KQ",
+            "Your promo code (promotion code applied to the account): X1",
+        ),
+        ("tax_id", "Tax ID", "Your tax ID: X1"),
+        ("expense_date", "The date of the expense.", "Your expense date: X1"),
+    ],
+)
+def test_a_fact_line_names_the_detail_then_its_context(
+    fact_id: str, description: str, line: str
+) -> None:
+    card = role_card(described(fact_id, description))
+    assert card.lines[0].text == f"{line} (give it when the agent asks)"
+
+
+def workflows_v2() -> list[WorkflowItem]:
+    items = load_suite(DATA / "workflows-v2").items
+    return [item for item in items if isinstance(item, WorkflowItem)]
+
+
+_YOUR = re.compile(r"(?:^|: )[Yy]our [A-Za-z]")
+
+
+def test_every_workflows_v2_fact_line_reads_as_instructions_to_a_person() -> None:
+    items = workflows_v2()
+    assert len(items) == 120
+    checked = 0
+    for item in items:
+        card = lines(role_card(item))
+        for fact in item.user.facts:
+            text = card[f"fact:{fact.id}"].text
+            where = f"{item.id} {fact.id}: {text}"
+            for bad in ("Your the", "your the", "Your a ", "your a ", "the caller"):
+                assert bad not in text, where
+            if fact.reveal == "on_event":
+                assert text.startswith("Later: your ") and _YOUR.search(text), where
+            else:
+                assert re.match(r"Your [A-Za-z]", text), where
+                assert f": {fact.spoken} (" in text, where
+            checked += 1
+    assert checked > 1000
+
+
+def test_workflows_v2_lines_for_representative_facts() -> None:
+    card = lines(role_card(next(i for i in workflows_v2() if i.id == "form-completion-01")))
+    assert card["fact:reference_number"].text == (
+        "Your reference number (for the existing vendor onboarding form): R F 9 9 9 8 "
+        "(give it when the agent asks)"
+    )
+    assert card["fact:legal_name"].text.startswith(
+        "Your legal name (for the vendor company): Summit Learning ("
+    )
+    assert card["fact:currency"].text.startswith(
+        "Your currency (the one the vendor's invoices are billed in): "
+    )
+
+
+def test_the_card_says_how_to_repeat_spell_and_read_digits() -> None:
+    card = lines(role_card(fixture_item("form-expense-correction")))
+    note = card["note:spell"]
+    assert (note.kind, note.state) == ("note", "known")
+    for words in ("repeat", "spell", "letter by letter", "'D as in David'", "one digit at a time"):
+        assert words in note.text, words
 
 
 def test_fact_lines_go_from_known_to_done() -> None:
@@ -299,5 +403,10 @@ def test_card_from_a_user_spec_without_events_or_approvals() -> None:
         {"persona": {"name": "Sam"}, "goal": "Book a table.", "facts": facts}
     )
     card = role_card(user)
-    assert [line.id for line in card.lines] == ["fact:party_size", "note:unknown", "note:end"]
+    assert [line.id for line in card.lines] == [
+        "fact:party_size",
+        "note:unknown",
+        "note:spell",
+        "note:end",
+    ]
     assert card.lines[0].text == "Your party size: 4 (give it when the agent asks)"

@@ -84,7 +84,7 @@ def test_exact(predicted: object, gold: object, expected: bool) -> None:
         ("Yes?", "yes", True),
         ("  ACME   CORP ,", "acme corp", True),
         ("Acme Corporation", "Acme Corp", False),
-        ("Acme-Corp", "Acme Corp", False),
+        ("Acme-Corp", "Acme Corp", True),  # spacing and hyphens do not count (below)
     ],
 )
 def test_casefold_exact(predicted: object, gold: object, expected: bool) -> None:
@@ -110,6 +110,82 @@ def test_enum_rejects_wrong_and_unlisted_labels() -> None:
     assert grade(enum, "phone", "in_person") == 0.0
     # Equal to the gold but not an allowed label: still wrong.
     assert grade(spec("enum", values=["phone"]), "fax", "fax") == 0.0
+
+
+# --- spacing and hyphen variants ------------------------------------------------------------
+
+VARIANTS = [
+    ("on site", "onsite"),
+    ("on-site", "onsite"),
+    ("On Site", "on-site"),
+    ("e-mail", "email"),
+    ("check in", "check-in"),
+    ("check\u2011in", "checkin"),  # a non-breaking hyphen
+    ("client on site", "client onsite"),  # ASR's "on site" for the caller's "onsite"
+]
+
+
+@pytest.mark.parametrize(("predicted", "gold"), VARIANTS)
+def test_casefold_exact_ignores_spaces_and_hyphens(predicted: str, gold: str) -> None:
+    assert values_match(spec("casefold_exact"), predicted, gold)
+    assert values_match(spec("casefold_exact"), gold, predicted)
+
+
+@pytest.mark.parametrize(("predicted", "gold"), VARIANTS)
+def test_semantic_ignores_spaces_and_hyphens(predicted: str, gold: str) -> None:
+    assert values_match(spec("semantic"), predicted, gold)
+    assert values_match(spec("semantic"), gold, predicted)
+
+
+@pytest.mark.parametrize(("predicted", "gold"), VARIANTS)
+def test_enum_ignores_spaces_and_hyphens(predicted: str, gold: str) -> None:
+    enum = spec("enum", values=[gold, "remote", "phone"])
+    assert values_match(enum, predicted, gold)
+    assert not values_match(enum, predicted, "remote")
+
+
+@pytest.mark.parametrize("predicted", ["TX 2895 ZF", "TX2895ZF", "tx-2895-zf", "TX\u20102895-ZF"])
+def test_exact_keeps_spaces_and_hyphens_of_identifiers(predicted: str) -> None:
+    assert not values_match(spec("exact"), predicted, "TX-2895-ZF")
+    assert values_match(spec("exact"), "TX-2895-ZF", "TX-2895-ZF")
+    assert not values_match(spec("exact"), "on site", "onsite")
+    assert not values_match(spec("exact"), "e-mail", "email")
+
+
+def test_enum_option_with_a_space_matches_without_it() -> None:
+    terms = spec("enum", values=["net 30", "net 60", "due on receipt"])
+    for said in ("net30", "Net-30", "NET 30", "net_30"):
+        assert values_match(terms, said, "net 30"), said
+    assert not values_match(terms, "net30", "net 60")
+    assert values_match(terms, "dueonreceipt", "due on receipt")
+
+
+def test_options_that_differ_only_in_spacing_stay_distinct() -> None:
+    # "on site" and "onsite" are both options: removing spaces would make them one, so
+    # only the strict comparison (spaces, underscores and hyphens unified) decides.
+    enum = spec("enum", values=["on site", "onsite", "remote"])
+    assert values_match(enum, "on site", "on site")
+    assert values_match(enum, "on-site", "on site")
+    assert values_match(enum, "onsite", "onsite")
+    assert not values_match(enum, "onsite", "on site")
+    assert not values_match(enum, "on site", "onsite")
+    assert not values_match(enum, "o nsite", "onsite")  # names neither option strictly
+
+
+def test_the_fold_keeps_signs_and_separate_numbers() -> None:
+    for name in ("casefold_exact", "semantic"):
+        assert not values_match(spec(name), "-5", "5"), name
+        assert not values_match(spec(name), "4 654", "4654"), name
+        assert not values_match(spec(name), "10-20", "1020"), name
+        assert values_match(spec(name), "10-20", "10 20"), name
+        assert not values_match(spec(name), "call on Monday", "call Monday"), name
+
+
+def test_canonical_text_keeps_the_readable_form() -> None:
+    # The judge's cache is keyed by canonical texts: the fold only applies to comparing.
+    assert canonical_text(spec("casefold_exact"), "On Site") == "on site"
+    assert canonical_text(spec("semantic"), "On-Site!") == "on site"
+    assert canonical_text(spec("enum", values=["onsite"]), "On-Site") == "on site"
 
 
 # --- typed scalars ------------------------------------------------------------------------

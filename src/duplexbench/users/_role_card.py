@@ -22,6 +22,13 @@ not learn the expected outcome or the agent's procedure. Given the whole
 field descriptions (examples such as "e.g. CC-100" cut off) and tool
 descriptions, which are what the agent is told anyway, for better wording.
 
+A fact is named by a short label, its field's name or its slot's id in words
+(`onboarding.legal_name` -> "legal name"), and its line adds, in parentheses,
+what its description says beyond the label, addressed to the person (never
+"the caller"): "Your reference number (for the existing vendor onboarding
+form): R F 9 9 9 8". The card also tells the person how to repeat, spell and
+read out digits when the agent asks.
+
 `due_events` is the same trigger test as the simulator's (`trigger_anchor` of
 `_policy.py`), over the call's history, so the card says "now" exactly when the
 simulated caller would act.
@@ -66,11 +73,39 @@ _NOTES = (
         "note:unknown",
         "If the agent asks for something that is not on this card, say you don't know.",
     ),
+    (
+        "note:spell",
+        "The agent may ask you to repeat something, to spell a value or to read digits "
+        "one at a time: repeat it if asked. If the agent asks you to spell something, "
+        "say it letter by letter, with words for letters that sound alike: "
+        "'D as in David'. Read numbers and codes one digit at a time if asked "
+        "('four, four, seven, one').",
+    ),
     ("note:end", "When the agent has finished, say goodbye."),
 )
 _PARENS = re.compile(r"\s*\([^)]*\)")
-_QUESTION = re.compile(r"(what|which|who|when|where|how)\b", re.IGNORECASE)
 _ID = re.compile(r"\bid\b")
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+_CALLERS = re.compile(r"\bthe caller's\s+", re.IGNORECASE)
+_CALLER = re.compile(r"\b(?:the )?caller's\b|\bthe caller(?:\s+(\w+))?", re.IGNORECASE)
+_FILED_UNDER = re.compile(r"^(.+?) (?:is|are) (?:filed|registered|kept|listed|held) under$")
+_WORDS = re.compile(r"[^\W_]+")
+_VERB_FOR_YOU = {"is": "are", "was": "were", "has": "have", "does": "do"}
+_CLAUSE_WORDS = (
+    "the a an this that these those its their his her our your you it they we he she "
+    "someone people where when which who whose"
+)
+_CLAUSE_STARTS = frozenset(_CLAUSE_WORDS.split())
+"""Words that open a relative clause with its own subject ("... the account is on")."""
+_PHRASE_WORDS = (
+    "of for on in to with at from by about under over into per applied included used "
+    "assigned given offered charged sent made taken listed held stuck kept"
+)
+_PHRASE_STARTS = frozenset(_PHRASE_WORDS.split())
+"""Words that open a phrase that can stand alone as context ("of the building")."""
+_FILLER_WORDS = "the a an of for in on to your and or with at by"
+_FILLER = frozenset(_FILLER_WORDS.split())
+"""Words that add nothing to a label ("date of the expense" is the expense date)."""
 
 
 @dataclass(frozen=True)
@@ -180,6 +215,72 @@ def _clause(description: str) -> str:
     return _lower_first(_PARENS.sub("", description).strip().rstrip("."))
 
 
+def _for_you(verb: str) -> str:
+    """A verb after "the caller" as it goes after "you": "gives" -> "give"."""
+    low = verb.casefold()
+    if low in _VERB_FOR_YOU:
+        return _VERB_FOR_YOU[low]
+    if low.endswith("ies") and len(low) > 4:
+        return verb[:-3] + "y"
+    if low.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
+        return verb[:-2]
+    if low.endswith("s") and not low.endswith(("ss", "us", "is")) and len(low) > 3:
+        return verb[:-1]
+    return verb
+
+
+def _addressed(text: str) -> str:
+    """A description said to the person: "the caller's existing memo" -> "the existing
+    memo", "the order the caller gives them" -> "the order you give them"."""
+    text = _CALLERS.sub("the ", text)
+
+    def replace(match: re.Match[str]) -> str:
+        if match.group(0).casefold().endswith("caller's"):
+            return "your"
+        verb = match.group(1)
+        return "you" if verb is None else f"you {_for_you(verb)}"
+
+    return _CALLER.sub(replace, text)
+
+
+def _adds_to(label: str, text: str) -> bool:
+    """Whether ``text`` says more than ``label``: a word that is neither the label's nor
+    filler ("date of the expense" adds nothing to "expense date")."""
+    known = {w.casefold() for w in _WORDS.findall(label)} | _FILLER
+    return any(w.casefold() not in known for w in _WORDS.findall(text))
+
+
+def _after_label(label: str, text: str) -> str | None:
+    """What ``text`` says after naming ``label`` (up to two words may come before it:
+    "full legal name the vendor company is registered under" -> "the vendor company is
+    registered under"), or None when it does not start by naming it."""
+    words, named = text.split(), label.casefold().split()
+    for skip in range(3):
+        head = [w.casefold() for w in words[skip : skip + len(named)]]
+        if head == named and len(words) > skip + len(named):
+            return " ".join(words[skip + len(named) :])
+    return None
+
+
+def _context(label: str, description: str) -> str:
+    """The description as the context shown after a fact's label, "" when it adds
+    nothing: "reference number the existing memo is filed under" -> "for the existing
+    memo", "service plan the account is on" -> "the one the account is on", "total floor
+    area of the building" -> "of the building"; else the description itself."""
+    text = _ARTICLE.sub("", _addressed(_PARENS.sub("", description)).strip().rstrip(".,;"))
+    if not text or not _adds_to(label, text):
+        return ""
+    rest = _after_label(label, text)
+    if rest is None:
+        return _lower_first(text)
+    if (filed := _FILED_UNDER.match(rest)) is not None:
+        return f"for {filed.group(1)}"
+    first = rest.split()[0].casefold()
+    if first in _CLAUSE_STARTS:
+        return f"the one {rest}"
+    return rest if first in _PHRASE_STARTS else _lower_first(text)
+
+
 class _Words:
     """How the card names facts, slots, actions, tools and fields."""
 
@@ -188,6 +289,11 @@ class _Words:
         self.item = item
 
     def field(self, ref: str) -> str:
+        """A field by its name in words: "expense.cost_center" -> "cost center"."""
+        return _named(ref)
+
+    def field_description(self, ref: str) -> str:
+        """The field's description without its example ("" when the item has none)."""
         artifact_id, _, name = ref.partition(".")
         if not name and self.item is not None:  # a bare field name: search every artifact
             found = [a.field(ref) for a in self.item.artifacts]
@@ -195,22 +301,28 @@ class _Words:
         else:
             artifact = self.item.artifact(artifact_id) if self.item is not None else None
             spec = artifact.field(name) if artifact is not None else None
-        described = plain_description(spec.description) if spec is not None else ""
-        if not described or _QUESTION.match(described):  # "What is ordered" is no name
-            return _named(ref)
-        return _lower_first(described)
+        return plain_description(spec.description) if spec is not None else ""
+
+    def _versions(self, fact_id: str) -> tuple[Fact | None, Fact | None]:
+        return self.user.fact(fact_id), self.user.fact(self.user.slot_of(fact_id))
 
     def fact(self, fact_id: str) -> str:
-        """A fact (any version) by what it is: its description, its slot's, the linked
-        field's description, else its slot's id in words."""
-        fact, root = self.user.fact(fact_id), self.user.fact(self.user.slot_of(fact_id))
-        for candidate in (fact, root):
-            if candidate is not None and candidate.description:
-                return _lower_first(candidate.description)
-        for candidate in (fact, root):
+        """A fact (any version) by a short label: its field's name in words, else its
+        slot's id in words ("reference_number" -> "reference number")."""
+        for candidate in self._versions(fact_id):
             if candidate is not None and candidate.field:
                 return self.field(candidate.field)
         return _named(self.user.slot_of(fact_id))
+
+    def context(self, fact_id: str) -> str:
+        """What the fact's description (its slot's, else its field's) adds to its label,
+        addressed to the person ("" when nothing)."""
+        versions = self._versions(fact_id)
+        described = next((c.description for c in versions if c and c.description), "")
+        if not described:
+            linked = next((c.field for c in versions if c and c.field), None)
+            described = self.field_description(linked) if linked else ""
+        return _context(self.fact(fact_id), plain_description(described))
 
     def slot(self, ref: str) -> str:
         return self.fact(ref) if self.user.fact(ref) is not None else self.field(ref)
@@ -330,10 +442,15 @@ def _fact_line(words: _Words, fact: Fact, progress: CardProgress) -> CardLine:
             state = "now" if acting else "later"
             if acting:
                 text = f"Now tell the agent: your {name} is {fact.spoken}{was}."
-    elif fact.reveal == "volunteer":
-        text = f"Your {name}: {fact.spoken} (say it up front, when you say why you are calling)"
     else:
-        text = f"Your {name}: {fact.spoken} (give it when the agent asks)"
+        context = words.context(fact.id)
+        label = f"{name} ({context})" if context else name
+        when = (
+            "say it up front, when you say why you are calling"
+            if fact.reveal == "volunteer"
+            else "give it when the agent asks"
+        )
+        text = f"Your {label}: {fact.spoken} ({when})"
     return CardLine(f"fact:{fact.id}", "fact", text, state)
 
 

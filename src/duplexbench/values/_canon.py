@@ -25,6 +25,7 @@ __all__ = [
     "enum_text",
     "is_empty",
     "item_key",
+    "joined_text",
     "loose_text",
     "normalize_text",
     "parse_interval",
@@ -47,6 +48,9 @@ _TRUE_WORDS = frozenset({"true", "yes", "y"})
 _FALSE_WORDS = frozenset({"false", "no", "n"})
 _BULLET = re.compile(r"^(?:[-*•]|[0-9]{1,3}[.)])\s+")
 _WORD = re.compile(r"[0-9]+|[^\W\d_]+")
+# Spaces and hyphens between the pieces of a word: any whitespace, a hyphen (U+2010) or a
+# soft hyphen, and a hyphen-minus that is not a sign before a number (the rule of _SIGN).
+_JOINERS = re.compile(r"(?:\s|[\u00ad\u2010]|(?<=[\w.])-|-(?!\.?[0-9]))+")
 
 ADDRESS_ABBREVIATIONS: dict[str, str] = {
     "street": "st",
@@ -159,6 +163,26 @@ def loose_text(value: object) -> str:
         else:
             out.append(" ")
     return normalize_text("".join(out))
+
+
+def joined_text(text: str) -> str:
+    """``text`` with the spaces and hyphens between its pieces removed: "on site",
+    "on-site" and "onsite" all give "onsite", "e-mail" gives "email".
+
+    For the word graders (``casefold_exact``, ``semantic``, ``enum``), applied to their
+    canonical text, never to ``exact`` ("TX-2895-ZF" stays an identifier). Two things
+    are kept because removing them would change a value: a sign before a number ("-5"
+    stays "-5"), and a separator between two digits, which becomes one space, so that
+    "10-20" and "10 20" agree but neither is "1020", nor "4 654" "4654".
+    """
+
+    def replace(match: re.Match[str]) -> str:
+        start, end = match.start(), match.end()
+        between_digits = start > 0 and end < len(text)
+        between_digits = between_digits and text[start - 1].isdigit() and text[end].isdigit()
+        return " " if between_digits else ""
+
+    return _JOINERS.sub(replace, text)
 
 
 def as_boolean(value: object) -> bool | None:

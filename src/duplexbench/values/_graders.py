@@ -8,6 +8,12 @@ Before any grader runs, :func:`grade` compares booleans as booleans (a JSON bool
 against "true"/"yes"/"y" or "false"/"no"/"n", any case) and, for the text graders, a
 JSON number against a string that is a plain decimal numeral (gold 4654.0 matches
 "4654.0" and "4654").
+
+The word graders (``casefold_exact``, ``semantic``, ``enum``) compare their canonical
+texts with the spaces and hyphens between pieces removed (:func:`joined_text`): "onsite"
+= "on site" = "on-site", "e-mail" = "email". ``exact`` never does: "TX-2895-ZF",
+"TX 2895 ZF" and "TX2895ZF" are three identifiers. :func:`canonical_text` keeps the
+readable forms (they key the judge's verdict cache).
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from duplexbench.values._canon import (
     casefold_text,
     enum_text,
     is_empty,
+    joined_text,
     loose_text,
     phone_digits,
     value_to_text,
@@ -137,19 +144,36 @@ def _exact(predicted: object, gold: object, options: StrictModel) -> float:
 
 @register_grader("casefold_exact")
 def _casefold_exact(predicted: object, gold: object, options: StrictModel) -> float:
-    return _equal(casefold_text(predicted), casefold_text(gold))
+    return _equal(joined_text(casefold_text(predicted)), joined_text(casefold_text(gold)))
 
 
 @register_grader("semantic")
 def _semantic(predicted: object, gold: object, options: StrictModel) -> float:
-    return _equal(loose_text(predicted), loose_text(gold))
+    return _equal(joined_text(loose_text(predicted)), joined_text(loose_text(gold)))
+
+
+def _enum_option(value: object, options: list[str]) -> str | None:
+    """The option ``value`` names (its canonical label), or None.
+
+    An option equal to it under ``enum_text`` first; else the one option equal to it once
+    spaces and hyphens are removed ("net30" names "net 30", "onsite" names "on site").
+    Where that removal makes two options equal (options "on site" and "onsite"), it
+    decides nothing: only the strict comparison tells them apart, so they stay distinct.
+    """
+    label = enum_text(value)
+    labels = {enum_text(option) for option in options}
+    if label in labels:
+        return label
+    joined = joined_text(label)
+    found = [option for option in labels if joined_text(option) == joined]
+    return found[0] if len(found) == 1 else None
 
 
 @register_grader("enum")
 def _enum(predicted: object, gold: object, options: StrictModel) -> float:
-    allowed = {enum_text(label) for label in _options(options, EnumOptions).values}
-    label = enum_text(predicted)
-    return 1.0 if label in allowed and label == enum_text(gold) else 0.0
+    allowed = _options(options, EnumOptions).values
+    named = _enum_option(predicted, allowed)
+    return 1.0 if named is not None and named == _enum_option(gold, allowed) else 0.0
 
 
 # --- typed scalars ------------------------------------------------------------------------
