@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 import pytest
 
 from duplexbench.speech import _asr as asr
-from duplexbench.speech._asr import ASREngine, Transcript, WhisperASR, get_asr
+from duplexbench.speech._asr import (
+    ASREngine,
+    ASRError,
+    CheckedASR,
+    TranscriptSegment,
+    Transcript,
+    WhisperASR,
+    Word,
+    get_asr,
+)
 from duplexbench.speech._bank import Clip, SpeechBank
 from duplexbench.speech._tts import SpeechUnavailable
 
@@ -156,3 +167,96 @@ def test_threads_follow_speech_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     assert WhisperASR(cpu_threads=2).cpu_threads == 2
     with pytest.raises(ValueError, match="encode_margin"):
         WhisperASR(encode_margin=-1)
+
+
+# ------------------------------------------------------------------ confidence (segments)
+
+
+def test_segments_carry_whispers_confidence(engine: ASREngine, total_clip: Clip) -> None:
+    result = engine.transcribe(total_clip.samples)
+    assert result.segments
+    assert " ".join(s.text for s in result.segments if s.text) == result.text
+    starts = [s.start_ms for s in result.segments]
+    assert starts == sorted(starts)
+    for s in result.segments:
+        assert 0 <= s.start_ms <= s.end_ms <= total_clip.duration_ms
+        assert asr.MIN_AVG_LOGPROB <= s.avg_logprob < 0
+        assert 0 <= s.no_speech_prob <= 1
+        assert type(s.avg_logprob) is float and type(s.no_speech_prob) is float
+    mean, low, no_speech = result.mean_logprob, result.min_logprob, result.max_no_speech_prob
+    assert mean is not None and low is not None and no_speech is not None
+    assert low <= mean < 0
+    # clean piper speech is confident by whisper's own conventions (docs/audio.md)
+    assert mean > -1.0 and no_speech < 0.6
+
+
+def test_silence_has_no_confidence(engine: ASREngine) -> None:
+    result = engine.transcribe(np.zeros(16000, dtype=np.int16))
+    assert result.segments == ()
+    assert result.mean_logprob is None and result.min_logprob is None
+    assert result.max_no_speech_prob is None
+
+
+def test_confidence_read_outs() -> None:
+    segments = (
+        TranscriptSegment("one", 0, 500, -0.25, 0.1),
+        TranscriptSegment("two", 500, 900, -1.5, 0.05),
+        TranscriptSegment("three", 900, 1400, -0.5, 0.7),
+    )
+    t = Transcript("one two three", (), segments)
+    assert t.min_logprob == -1.5
+    assert t.mean_logprob == pytest.approx(-0.75)
+    assert t.max_no_speech_prob == 0.7
+    plain = Transcript("one two three", ())  # a third-party engine's: confidence unknown
+    assert plain.segments == () and plain.mean_logprob is None
+
+
+class SegmentsEngine:
+    """An engine returning one transcript whose segments are `segments`."""
+
+    name = "faulty"
+
+    def __init__(self, segments: Any) -> None:
+        self.segments = segments
+
+    def transcribe(self, samples: np.ndarray) -> Transcript:
+        return Transcript("hi", (Word("hi", 0, 300),), self.segments)
+
+
+def seg(start: Any = 0, end: Any = 500, logprob: Any = -0.3, no_speech: Any = 0.1) -> TranscriptSegment:
+    return TranscriptSegment("hi", start, end, logprob, no_speech)
+
+
+BAD_SEGMENTS: dict[str, tuple[Any, str]] = {
+    "segments None": (None, "segments of type NoneType"),
+    "tuple segment": ((("hi", 0, 500, -0.3, 0.1),), "a segment that is not a TranscriptSegment"),
+    "text None": ((TranscriptSegment(cast(Any, None), 0, 500, -0.3, 0.1),), "a segment that is not"),
+    "NaN time": ((seg(start=math.nan),), r"segment 'hi' with bad times \(nan, 500\)"),
+    "NaN logprob": ((seg(logprob=math.nan),), r"avg_logprob nan \(not in \[-20, 0\]\)"),
+    "a probability": ((seg(logprob=0.9),), r"avg_logprob 0.9 \(not in \[-20, 0\]\)"),
+    "a sum": ((seg(logprob=-250.0),), r"avg_logprob -250.0"),
+    "string": ((seg(logprob="-0.3"),), r"avg_logprob '-0.3'"),
+    "bool": ((seg(no_speech=True),), r"no_speech_prob True \(not in \[0, 1\]\)"),
+    "percent": ((seg(no_speech=42.0),), r"no_speech_prob 42.0 \(not in \[0, 1\]\)"),
+    "negative": ((seg(no_speech=-0.2),), r"no_speech_prob -0.2"),
+    "infinite": ((seg(no_speech=math.inf),), r"no_speech_prob inf"),
+}
+
+
+@pytest.mark.parametrize("kind", list(BAD_SEGMENTS))
+def test_malformed_segments_are_an_asr_error(kind: str) -> None:
+    segments, message = BAD_SEGMENTS[kind]
+    checked = CheckedASR("faulty", SegmentsEngine(segments))
+    with pytest.raises(ASRError, match=rf"ASR 'faulty' returned .*{message}"):
+        checked.transcribe(np.ones(16000, np.int16))
+
+
+def test_segment_times_are_clamped_and_numbers_made_floats() -> None:
+    segments = [
+        seg(start=-40, end=700.4, logprob=-1, no_speech=np.float32(0.25)),
+        seg(start=900, end=5000, logprob=1e-9, no_speech=1 + 1e-9),  # rounding errors
+    ]
+    got = CheckedASR("faulty", SegmentsEngine(segments)).transcribe(np.ones(16000, np.int16))
+    assert got.segments == (TranscriptSegment("hi", 0, 700, -1.0, 0.25), TranscriptSegment("hi", 900, 1000, 0.0, 1.0))
+    assert all(type(s.avg_logprob) is float for s in got.segments)
+    assert all(type(s.no_speech_prob) is float for s in got.segments)

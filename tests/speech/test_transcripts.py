@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -11,8 +12,8 @@ import pytest
 from duplexbench import entries
 from duplexbench.campaign._execution import ExecutionOptions
 from duplexbench.campaign._runner import RunOptions, run_campaign
-from duplexbench.speech._asr import CheckedASR, Transcript, Word
-from duplexbench.speech._transcripts import TranscriptCache, shared_cache
+from duplexbench.speech._asr import CheckedASR, TranscriptSegment, Transcript, Word
+from duplexbench.speech._transcripts import FORMAT, TranscriptCache, shared_cache
 from support.fixtures import FIXTURES
 
 IDENTITY = "fake model v1 beam=1"
@@ -27,7 +28,14 @@ class CountingEngine:
 
     def transcribe(self, samples: np.ndarray) -> Transcript:
         self.calls += 1
-        return Transcript("hello there", (Word("hello", 0, 300), Word("there", 300, 600)))
+        return HEARD
+
+
+HEARD = Transcript(
+    "hello there",
+    (Word("hello", 0, 300), Word("there", 300, 600)),
+    (TranscriptSegment("hello there", 0, 600, -0.31415926535897931, 0.0123456789012345),),
+)
 
 
 def tone(seed: int) -> np.ndarray:
@@ -52,7 +60,45 @@ def test_the_same_clip_is_decoded_once_across_engine_instances(cache_root: Path)
     # a fresh process reads the disk: same transcript, no decode
     fresh = TranscriptCache(cache_root)
     key = fresh.key(IDENTITY, tone(1))
-    assert fresh.get(key) == ("hello there", (("hello", 0, 300), ("there", 300, 600)))
+    assert fresh.get(key) == HEARD
+
+
+def test_segments_round_trip_through_the_disk_exactly(cache_root: Path) -> None:
+    engine = CountingEngine()
+    assert CheckedASR("fake", engine).transcribe(tone(6)) == HEARD
+    fresh = TranscriptCache(cache_root)  # another process: no memory copy
+    got = fresh.get(fresh.key(IDENTITY, tone(6)))
+    assert got == HEARD and fresh.misses == 0  # floats bit for bit, from the disk
+    assert got is not None and got.mean_logprob == HEARD.mean_logprob
+    plain = Transcript("hi", ())  # an engine that reports no confidence stays unknown
+    fresh.put("ab" * 32, plain)
+    assert TranscriptCache(cache_root).get("ab" * 32) == plain
+
+
+def _write_v2_entry(root: Path, samples: np.ndarray) -> Path:
+    """What the cache kept before segments (format 2): text and words only."""
+    old_key = hashlib.sha256(f"2\0{IDENTITY}\0".encode())
+    old_key.update(np.ascontiguousarray(samples, dtype="<i2").tobytes())
+    store = entries.CheckedEntries(root, 2, "transcript cache")
+    payload = {"text": "hello there", "words": [["hello", 0, 300], ["there", 300, 600]]}
+    store.put(old_key.hexdigest(), payload)
+    return store.path(old_key.hexdigest())
+
+
+def test_entries_without_segments_are_decoded_again(cache_root: Path) -> None:
+    assert FORMAT >= 3  # format 3 added the segments
+    old = _write_v2_entry(cache_root, tone(7))
+    assert old.is_file()
+    engine = CountingEngine()
+    assert CheckedASR("fake", engine).transcribe(tone(7)).segments == HEARD.segments
+    assert engine.calls == 1  # the old entry is never read back as "confidence unknown"
+    # an entry of the current format that somehow lacks its segments is a miss too
+    reader = TranscriptCache(cache_root)
+    key = reader.key(IDENTITY, tone(8))
+    entries.CheckedEntries(cache_root, FORMAT, "t").put(key, {"text": "hi", "words": []})
+    assert reader.get(key) is None
+    assert CheckedASR("fake", engine).transcribe(tone(8)) == HEARD and engine.calls == 2
+    assert TranscriptCache(cache_root).get(key) == HEARD  # replaced, with its segments
 
 
 def test_another_model_or_setting_is_another_entry(cache_root: Path) -> None:

@@ -6,7 +6,9 @@
   ``espeak`` and ``flite``; :mod:`~duplexbench.speech._synthetic` — the fast,
   unintelligible ``synthetic`` engine for tests and loop timing.
 - :mod:`~duplexbench.speech._bank` — ``SpeechBank``: render once, keep on disk.
-- :mod:`~duplexbench.speech._asr` — ``ASREngine`` and the ``whisper`` backend.
+- :mod:`~duplexbench.speech._asr` — ``ASREngine`` and the ``whisper`` backend;
+  :mod:`~duplexbench.speech._asr_types` — ``Transcript``, ``Word`` and ``TranscriptSegment``
+  (a stretch's confidence: ``avg_logprob``, ``no_speech_prob``).
 - :mod:`~duplexbench.speech._voice_check` — a voice's real-time factor and
   round-trip word error rate on a fixed sentence set (``duplexbench voices``).
 
@@ -16,6 +18,7 @@ Optional engines load lazily: importing this package needs only numpy/soxr.
 from duplexbench.speech._asr import (
     ASREngine,
     ASRError,
+    TranscriptSegment,
     Transcript,
     Word,
     asr_engines,
@@ -75,6 +78,7 @@ __all__ = [
     "Listener",
     "PrerenderFailure",
     "PrerenderReport",
+    "TranscriptSegment",
     "SentenceCheck",
     "SpeechBank",
     "SpeechUnavailable",

@@ -23,8 +23,12 @@ the accuracy of both (``docs/audio.md``).
 Every engine from :func:`get_asr` is wrapped in :class:`CheckedASR`: an engine
 that raises, or returns anything but a :class:`Transcript` of plain text (at
 most :data:`MAX_CHARS_PER_S` characters per second of audio, plus
-:data:`MAX_CHARS_MIN`) and :class:`Word` timings, fails with :class:`ASRError`
-naming the engine; word times are clamped into the audio. An episode that
+:data:`MAX_CHARS_MIN`), :class:`Word` timings and :class:`TranscriptSegment` confidences
+(finite ``avg_logprob`` in [:data:`MIN_AVG_LOGPROB`, 0], ``no_speech_prob`` in
+[0, 1]), fails with :class:`ASRError` naming the engine; word and segment times
+are clamped into the audio. The whisper backend gives each of faster-whisper's
+segments with its ``avg_logprob`` and ``no_speech_prob``; an engine that returns
+``Transcript(text, words)`` gives none (confidence unknown). An episode that
 meets an ``ASRError`` ends as an ``error`` (never scored as the agent's
 failure) and is retried by the campaign's retry policy. An *empty* transcript
 is not a fault: the listener heard nothing (a cascade agent then does not answer).
@@ -42,25 +46,28 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from duplexbench.audio import SAMPLE_RATE, Int16Array, ms_for_samples, to_float32
+from duplexbench.speech._asr_types import EMPTY, TranscriptSegment, Transcript, Word
 from duplexbench.speech._registry import EngineRegistry
 from duplexbench.speech._threads import speech_threads
 from duplexbench.speech._transcripts import shared_cache
 from duplexbench.speech._tts import SpeechUnavailable
 
 __all__ = [
+    "EMPTY",
     "ENCODE_MARGIN_FRAMES",
+    "MIN_AVG_LOGPROB",
     "ASREngine",
     "ASRError",
     "CheckedASR",
     "EncodeCounter",
+    "TranscriptSegment",
     "Transcript",
     "WhisperASR",
     "Word",
@@ -75,6 +82,10 @@ _SILENCE_DBFS = -50.0
 _FRAME = SAMPLE_RATE // 50
 MAX_CHARS_PER_S = 100
 MAX_CHARS_MIN = 1000
+MIN_AVG_LOGPROB = -20.0
+"""The lowest per-token mean log probability a segment may report: below it every
+token would be less likely than 2e-9, no decoder's output (a sum, or the log of
+something else)."""
 WHISPER_DECODE: dict[str, Any] = {
     "language": "en",
     "beam_size": 1,
@@ -91,22 +102,6 @@ ENCODE_MARGIN_FRAMES: int | None = 50
 
 class ASRError(RuntimeError):
     """An ASR engine failed, or returned something that is not a usable transcript."""
-
-
-@dataclass(frozen=True)
-class Word:
-    text: str
-    start_ms: int
-    end_ms: int
-
-
-@dataclass(frozen=True)
-class Transcript:
-    text: str
-    words: tuple[Word, ...]
-
-
-EMPTY = Transcript("", ())
 
 
 class ASREngine(Protocol):
@@ -132,7 +127,7 @@ class CheckedASR:
         key = cache.key(str(identity), audio) if cache is not None else ""
         hit = cache.get(key) if cache is not None else None
         if hit is not None:
-            return Transcript(hit[0], tuple(Word(t, s, e) for t, s, e in hit[1]))
+            return hit
         try:
             result = self.engine.transcribe(audio)
         except SpeechUnavailable:
@@ -141,33 +136,63 @@ class CheckedASR:
             raise ASRError(f"ASR {self.name!r} failed: {type(exc).__name__}: {exc}") from exc
         checked = self._checked(result, ms_for_samples(audio.size))
         if cache is not None:
-            words = tuple((w.text, w.start_ms, w.end_ms) for w in checked.words)
-            cache.put(key, checked.text, words)
+            cache.put(key, checked)
         return checked
 
-    def _checked(self, result: object, duration_ms: int) -> Transcript:
-        def bad(what: str) -> ASRError:
-            return ASRError(f"ASR {self.name!r} returned {what}")
+    def _bad(self, what: str) -> ASRError:
+        return ASRError(f"ASR {self.name!r} returned {what}")
 
+    def _checked(self, result: object, duration_ms: int) -> Transcript:
         if not isinstance(result, Transcript):
-            raise bad(f"a {type(result).__name__}, not a Transcript")
+            raise self._bad(f"a {type(result).__name__}, not a Transcript")
         if not isinstance(result.text, str):
-            raise bad(f"text of type {type(result.text).__name__}")
+            raise self._bad(f"text of type {type(result.text).__name__}")
         limit = MAX_CHARS_MIN + MAX_CHARS_PER_S * duration_ms // 1000
         if len(result.text) > limit:
-            raise bad(f"{len(result.text)} characters for {duration_ms} ms of audio")
-        if not isinstance(result.words, tuple | list):
-            raise bad(f"words of type {type(result.words).__name__}")
+            raise self._bad(f"{len(result.text)} characters for {duration_ms} ms of audio")
+        for field in ("words", "segments"):
+            if not isinstance(getattr(result, field), tuple | list):
+                raise self._bad(f"{field} of type {type(getattr(result, field)).__name__}")
         words = []
         for w in result.words:
             if not isinstance(w, Word) or not isinstance(w.text, str):
-                raise bad(f"a word that is not a Word: {w!r:.80}")
-            times: tuple[object, object] = (w.start_ms, w.end_ms)
-            if not all(isinstance(t, int | float) and math.isfinite(t) for t in times):
-                raise bad(f"word {w.text!r} with bad times {times}")
-            start = min(max(0, round(w.start_ms)), duration_ms)
-            words.append(Word(w.text, start, min(max(start, round(w.end_ms)), duration_ms)))
-        return Transcript(result.text, tuple(words))
+                raise self._bad(f"a word that is not a Word: {w!r:.80}")
+            span = self._span(f"word {w.text!r}", w.start_ms, w.end_ms, duration_ms)
+            words.append(Word(w.text, *span))
+        segments = tuple(self._segment(s, duration_ms) for s in result.segments)
+        return Transcript(result.text, tuple(words), segments)
+
+    def _span(self, what: str, start: object, end: object, duration_ms: int) -> tuple[int, int]:
+        """(start, end) in ms as ints, clamped into the audio; bad times are an ASRError."""
+        if not all(isinstance(t, int | float) and math.isfinite(t) for t in (start, end)):
+            raise self._bad(f"{what} with bad times {(start, end)}")
+        first = min(max(0, round(cast(float, start))), duration_ms)
+        return first, min(max(first, round(cast(float, end))), duration_ms)
+
+    def _segment(self, segment: object, duration_ms: int) -> TranscriptSegment:
+        if not isinstance(segment, TranscriptSegment) or not isinstance(segment.text, str):
+            raise self._bad(f"a segment that is not a TranscriptSegment: {segment!r:.80}")
+        what = f"segment {segment.text!r:.40}"
+        span = self._span(what, segment.start_ms, segment.end_ms, duration_ms)
+        confidence = []
+        for field, low, high in (("avg_logprob", MIN_AVG_LOGPROB, 0.0), ("no_speech_prob", 0, 1)):
+            raw = getattr(segment, field)
+            value = _bounded(raw, low, high)
+            if value is None:
+                raise self._bad(f"{what} with {field} {raw!r} (not in [{low:g}, {high:g}])")
+            confidence.append(value)
+        return TranscriptSegment(segment.text, *span, *confidence)
+
+
+def _bounded(value: object, low: float, high: float) -> float | None:
+    """`value` as a float in [low, high] (a rounding error within 1e-6 clamped), or
+    None when it is no finite number in that range."""
+    if isinstance(value, bool) or not isinstance(value, int | float | np.floating):
+        return None
+    number = float(value)
+    if not math.isfinite(number) or not low - 1e-6 <= number <= high + 1e-6:
+        return None
+    return float(min(max(number, low), high))
 
 
 ASRFactory = Callable[[], ASREngine]
@@ -265,17 +290,24 @@ class WhisperASR:
             segments = list(segments)
         texts: list[str] = []
         words: list[Word] = []
+        spans: list[TranscriptSegment] = []
         for segment in segments:
             if segment.text.strip():
                 texts.append(segment.text.strip())
             for w in segment.words or ():
                 token = str(w.word).strip()
-                if not token:
-                    continue
-                start = min(max(0, round(float(w.start) * 1000)), duration_ms)
-                end = min(max(start, round(float(w.end) * 1000)), duration_ms)
-                words.append(Word(token, start, end))
-        return Transcript(" ".join(texts), tuple(words))
+                if token:
+                    words.append(Word(token, *_ms(w.start, w.end, duration_ms)))
+            start, end = _ms(segment.start, segment.end, duration_ms)
+            confidence = float(segment.avg_logprob), float(segment.no_speech_prob)
+            spans.append(TranscriptSegment(segment.text.strip(), start, end, *confidence))
+        return Transcript(" ".join(texts), tuple(words), tuple(spans))
+
+
+def _ms(start_s: float, end_s: float, duration_ms: int) -> tuple[int, int]:
+    """Seconds from faster-whisper as ms clamped into the audio (end >= start)."""
+    start = min(max(0, round(float(start_s) * 1000)), duration_ms)
+    return start, min(max(start, round(float(end_s) * 1000)), duration_ms)
 
 
 class EncodeCounter:

@@ -14,6 +14,10 @@ replaced, never trusted. Writes are atomic (temp file, then ``os.replace``), so
 workers sharing the folder never see half an entry; a write that fails (a full
 disk) is a warning, never a failed episode. Only checked transcripts are
 stored, so the cache holds nothing an engine without it would not have returned.
+An entry holds the whole :class:`Transcript`: text, word timings and segments with
+their confidence (floats round-trip exactly through JSON); entries of an older
+:data:`FORMAT` are not found, so they are decoded again, never read back without
+their segments.
 """
 
 from __future__ import annotations
@@ -30,11 +34,11 @@ import numpy as np
 
 from duplexbench.audio import Int16Array
 from duplexbench.entries import CheckedEntries, cache_root
+from duplexbench.speech._asr_types import TranscriptSegment, Transcript, Word
 
-FORMAT = 2
-"""Bumped when the entry layout changes (old entries are then simply not found)."""
-
-Entry = tuple[str, tuple[tuple[str, int, int], ...]]
+FORMAT = 3
+"""Bumped when the entry layout changes (old entries are then simply not found).
+3: segments with their confidence (entries of 2 have none: they are decoded again)."""
 
 
 class TranscriptCache:
@@ -44,7 +48,7 @@ class TranscriptCache:
         self.root = root
         self.memory_items = memory_items
         self._disk = CheckedEntries(root, FORMAT, "transcript cache")
-        self._memory: OrderedDict[str, Entry] = OrderedDict()
+        self._memory: OrderedDict[str, Transcript] = OrderedDict()
         self._lock = threading.Lock()
         self.memory_hits = 0
 
@@ -69,8 +73,9 @@ class TranscriptCache:
     def path(self, key: str) -> Path:
         return self._disk.path(key)
 
-    def get(self, key: str) -> Entry | None:
-        """(text, words) for `key`, or None (absent, or failed its checksum: then removed)."""
+    def get(self, key: str) -> Transcript | None:
+        """The transcript kept under `key`, or None (absent, or failed its checksum: then
+        removed; or of another shape)."""
         with self._lock:
             if key in self._memory:
                 self._memory.move_to_end(key)
@@ -82,27 +87,37 @@ class TranscriptCache:
                 self._remember(key, entry)
         return entry
 
-    def put(self, key: str, text: str, words: tuple[tuple[str, int, int], ...]) -> None:
+    def put(self, key: str, transcript: Transcript) -> None:
         with self._lock:
-            self._remember(key, (text, words))
-        self._disk.put(key, {"text": text, "words": [list(w) for w in words]})
+            self._remember(key, transcript)
+        self._disk.put(key, _payload(transcript))
 
-    def _remember(self, key: str, entry: Entry) -> None:
+    def _remember(self, key: str, entry: Transcript) -> None:
         self._memory[key] = entry
         self._memory.move_to_end(key)
         while len(self._memory) > self.memory_items:
             self._memory.popitem(last=False)
 
 
-def _parse(payload: dict[str, Any] | None) -> Entry | None:
+def _payload(t: Transcript) -> dict[str, Any]:
+    words = [[w.text, w.start_ms, w.end_ms] for w in t.words]
+    segments = [[s.text, s.start_ms, s.end_ms, s.avg_logprob, s.no_speech_prob] for s in t.segments]
+    return {"text": t.text, "words": words, "segments": segments}
+
+
+def _parse(payload: dict[str, Any] | None) -> Transcript | None:
     if payload is None:
         return None
     try:
         text = payload["text"]
-        words = tuple((str(w), int(s), int(e)) for w, s, e in payload["words"])
+        words = tuple(Word(str(w), int(s), int(e)) for w, s, e in payload["words"])
+        segments = tuple(
+            TranscriptSegment(str(t), int(s), int(e), float(p), float(n))
+            for t, s, e, p, n in payload["segments"]
+        )
     except (KeyError, TypeError, ValueError):  # a checked entry of another shape
         return None
-    return (text, words) if isinstance(text, str) else None
+    return Transcript(text, words, segments) if isinstance(text, str) else None
 
 
 def default_root() -> Path | None:
