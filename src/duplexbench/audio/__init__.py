@@ -9,7 +9,7 @@ from duplexbench.audio._effects import (
     mulaw_encode,
     tic_clip,
 )
-from duplexbench.audio._fit import DurationMismatch, fit_duration, trim_silence
+from duplexbench.audio._fit import DurationMismatch, fit_duration, spoken_pieces, trim_silence
 from duplexbench.audio._frames import FRAME_MS, AudioFrame, energy, silence
 from duplexbench.audio._pcm import (
     SAMPLE_RATE,
@@ -59,6 +59,7 @@ __all__ = [
     "segments",
     "sha256_pcm",
     "silence",
+    "spoken_pieces",
     "tic_clip",
     "to_float32",
     "to_int16",

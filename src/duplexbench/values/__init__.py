@@ -25,13 +25,29 @@ from duplexbench.values._graders import (
 )
 from duplexbench.values._intervals import parse_interval
 from duplexbench.values._numbers import format_number, int_prefix, parse_number
+from duplexbench.values._spelled import (
+    DEFAULT_SPELLING_STYLE,
+    SPELL_GAP_MS,
+    SPELLING_STYLES,
+    SpelledForm,
+    SpellingStyle,
+    digit_groups,
+    spell,
+)
+from duplexbench.values._spelled_read import read_spelled
 
 __all__ = [
+    "DEFAULT_SPELLING_STYLE",
+    "SPELLING_STYLES",
+    "SPELL_GAP_MS",
     "GraderFn",
+    "SpelledForm",
+    "SpellingStyle",
     "address_text",
     "as_boolean",
     "canonical_text",
     "casefold_text",
+    "digit_groups",
     "format_number",
     "grade",
     "int_prefix",
@@ -43,8 +59,10 @@ __all__ = [
     "parse_month_day",
     "parse_number",
     "phone_digits",
+    "read_spelled",
     "register_grader",
     "registered_graders",
+    "spell",
     "split_items",
     "value_to_text",
     "values_match",
