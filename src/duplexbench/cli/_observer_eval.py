@@ -90,7 +90,8 @@ def observer_eval_command(
 
     The corpus holds 2,600+ things voice agents say to callers in the twelve
     work archetypes (natural phrasing, never the field names), each labelled
-    with its acts. Each entry is read in up to PER_ENTRY items of its
+    with its acts, and 480+ repair requests ("sorry, could you spell that?")
+    with their near misses. Each entry is read in up to PER_ENTRY items of its
     archetype. See docs/simulator.md for the definitions and the measured table.
     """
     base = observer_from(options)
@@ -165,6 +166,20 @@ def _print(report: dict[str, dict[str, Any]], split: str, entries: int) -> None:
         table.add_row(key.replace("_", " "), *(percent(report[n][key]) for n in names))
     table.add_row(
         "CLOSE false positives", *(str(report[n]["close_false_positives"]) for n in names)
+    )
+    for kind in report[names[0]]["repair_acts"] if names else ():
+        table.add_row(
+            f"{kind} precision / recall",
+            *(
+                f"{percent(report[n]['repair_acts'][kind]['precision'])} / "
+                f"{percent(report[n]['repair_acts'][kind]['recall'])}"
+                for n in names
+            ),
+        )
+    table.add_row("repair recall", *(percent(report[n]["repair_recall"]) for n in names))
+    table.add_row(
+        "repair acts on non-repair utterances",
+        *(percent(report[n]["repair_on_non_repair"]) for n in names),
     )
     table.add_row("ms per sentence", *(f"{report[n]['ms_per_sentence']:.1f}" for n in names))
     table.add_row("evaluations", *(str(report[n]["evaluations"]) for n in names))

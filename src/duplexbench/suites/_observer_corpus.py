@@ -8,11 +8,17 @@ written independently: `dev` fits the semantic matcher's weights, `test` only
 measures. An utterance is evaluated in the context of items of its archetype
 that hold every slot it needs (labels and `{slot}` value placeholders), so it
 meets the same neighbouring slots a real episode would.
+
+`repairs*.yaml` hold repair requests ("sorry, could you spell that?") and their
+near misses. Their file's archetype is `any`: an entry that needs no slot is
+read in items of every archetype (a deterministic spread); an entry that names
+a slot carries the archetype of the items that hold it (`archetype:`).
 """
 
 from __future__ import annotations
 
 import re
+import zlib
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -22,11 +28,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from duplexbench.items import WorkflowItem, read_document
 from duplexbench.suites._package import DATA
-from duplexbench.users import Slot, item_actions, item_slots
+from duplexbench.users import Slot, is_repair, item_actions, item_slots
 
 CORPUS = DATA / "observer-corpus"
 SPLITS = ("dev", "test")
 ACT_KINDS = ("ASK", "CONFIRM", "CHECK", "READBACK", "REQUEST_APPROVAL", "CLOSE")
+ANY = "any"
+"""The archetype of entries read in items of every archetype (repair requests)."""
+_SLOT_ACTS = ("ASK", "CONFIRM", "CHECK", "REPEAT", "SPELL", "DIGITS")
 _PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 
 
@@ -38,6 +47,9 @@ class CorpusEntry(BaseModel):
         json_schema_extra={"items": {"pattern": r"^[A-Z_]+(:[a-z0-9_]+)?$"}},
     )
     note: str | None = None
+    archetype: str | None = Field(
+        default=None, description="Overrides the file's archetype (in a file of archetype any)"
+    )
 
 
 class CorpusFile(BaseModel):
@@ -62,9 +74,14 @@ class Labelled:
         """Gated actions an item must have to evaluate this entry."""
         return {a.partition(":")[2] for a in self.entry.acts if a.startswith("REQUEST_APPROVAL:")}
 
+    @property
+    def repair(self) -> bool:
+        """A repair request: the entry asks for a repeat, a spelling, digits or slower."""
+        return any(is_repair(a) for a in self.entry.acts)
+
 
 def _slot_act(act: str) -> bool:
-    return act.partition(":")[0] in ("ASK", "CONFIRM", "CHECK")
+    return ":" in act and act.partition(":")[0] in _SLOT_ACTS
 
 
 def load_corpus(splits: Sequence[str] = SPLITS, root: Path = CORPUS) -> list[Labelled]:
@@ -76,7 +93,13 @@ def load_corpus(splits: Sequence[str] = SPLITS, root: Path = CORPUS) -> list[Lab
             raise FileNotFoundError(f"{folder}: no such corpus split")
         for path in sorted(folder.glob("*.yaml")):
             doc = CorpusFile.model_validate(read_document(path, what="observer corpus file"))
-            out += [Labelled(doc.archetype, split, e, f"{path.name}") for e in doc.entries]
+            for entry in doc.entries:
+                labelled = Labelled(entry.archetype or doc.archetype, split, entry, path.name)
+                if labelled.archetype == ANY and (labelled.needs() or labelled.needs_actions()):
+                    raise ValueError(
+                        f"{path}: {entry.text!r} names a slot or action: give its archetype"
+                    )
+                out.append(labelled)
     return out
 
 
@@ -114,13 +137,29 @@ class ContextIndex:
             slots = {s.id: s for s in item_slots(item)}
             actions = {a.id for a in item_actions(item)}
             self._by_arch[item.taxonomy.work_archetype].append((item, slots, actions))
+        rounds = max((len(v) for v in self._by_arch.values()), default=0)
+        self._any = [
+            held[i]
+            for i in range(rounds)
+            for _, held in sorted(self._by_arch.items())
+            if i < len(held)
+        ]
+        """Every item, archetypes interleaved: where an entry of archetype any is read."""
 
     def contexts(self, entry: Labelled) -> Iterator[Context]:
         needs, actions = entry.needs(), entry.needs_actions()
         found = 0
-        for item, slots, gated in self._by_arch.get(entry.archetype, []):
+        for item, slots, gated in self._candidates(entry):
             if found >= self.per_entry:
                 return
             if needs <= slots.keys() and actions <= gated:
                 found += 1
                 yield Context(item, _filled(entry.entry.text, slots, item))
+
+    def _candidates(self, entry: Labelled) -> list[tuple[WorkflowItem, dict[str, Slot], set[str]]]:
+        if entry.archetype != ANY:
+            return self._by_arch.get(entry.archetype, [])
+        if not self._any:
+            return []
+        start = zlib.crc32(entry.entry.text.encode("utf-8")) % len(self._any)
+        return self._any[start:] + self._any[:start]

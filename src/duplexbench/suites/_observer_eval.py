@@ -12,7 +12,15 @@ archetype holding the slots it needs). Scores, per observer:
   read any act;
 - `close_false_positives`: `CLOSE` read where the entry takes no leave;
 - `ms_per_sentence`: mean wall time per sentence (one core; the model loaded
-  and the item's slots embedded beforehand).
+  and the item's slots embedded beforehand);
+- repair requests (`REPEAT`, `SPELL`, `PHONETIC`, `DIGITS`, `SLOWER`):
+  `repair_acts`, per kind precision and recall of exact acts (kind and slot);
+  `repair_recall`, the share of repair entries on which every gold repair act
+  was read; `repair_on_non_repair`, the share of the other entries (the whole
+  corpus: questions, read-backs, near misses, ...) on which any repair act was
+  read.
+
+Every rate is over evaluations (an entry in one of its contexts).
 """
 
 from __future__ import annotations
@@ -24,8 +32,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from duplexbench.items import WorkflowItem
-from duplexbench.suites._observer_corpus import ACT_KINDS, ContextIndex, Labelled
-from duplexbench.users import ActObserver, ObserverConfig, sentences
+from duplexbench.suites._observer_corpus import (
+    ACT_KINDS,
+    ContextIndex,
+    Labelled,
+)
+from duplexbench.users import REPAIR_KINDS, ActObserver, ObserverConfig, is_repair, sentences
 
 SLOT_KINDS = ("ASK", "CONFIRM", "CHECK")
 
@@ -41,6 +53,10 @@ class Tally:
     non_questions: int = 0
     acts_on_non_questions: int = 0
     close_false_positives: int = 0
+    repair_entries: int = 0
+    repairs_read: int = 0
+    non_repair: int = 0
+    repair_on_non_repair: int = 0
     evaluations: int = 0
     skipped: int = 0
     sentences: int = 0
@@ -53,7 +69,7 @@ class Tally:
         got_set = {a for a in got if a != "OTHER"}
         for act in got_set | gold_set:
             kind = act.partition(":")[0]
-            if kind not in ACT_KINDS:
+            if kind not in ACT_KINDS and kind not in REPAIR_KINDS:
                 continue
             if act in gold_set and act in got_set:
                 self.tp[kind] += 1
@@ -66,6 +82,7 @@ class Tally:
             self.non_questions += 1
             self.acts_on_non_questions += bool(got_set)
         self.close_false_positives += "CLOSE" in got_set and "CLOSE" not in gold_set
+        self._repairs(gold_set, got_set)
         if gold_set != got_set and len(self.misses) < 2000:
             self.misses.append({"item": item, "text": text, "gold": gold, "got": sorted(got_set)})
 
@@ -85,16 +102,29 @@ class Tally:
             else:
                 self.wrong_slot += 1
 
-    def report(self) -> dict[str, Any]:
-        kinds = {}
-        for kind in ACT_KINDS:
+    def _repairs(self, gold: set[str], got: set[str]) -> None:
+        wanted = {a for a in gold if is_repair(a)}
+        if wanted:
+            self.repair_entries += 1
+            self.repairs_read += wanted <= got
+        else:
+            self.non_repair += 1
+            self.repair_on_non_repair += any(is_repair(a) for a in got)
+
+    def _kinds(self, kinds: Sequence[str]) -> dict[str, dict[str, float | int | None]]:
+        out: dict[str, dict[str, float | int | None]] = {}
+        for kind in kinds:
             tp, fp, fn = self.tp[kind], self.fp[kind], self.fn[kind]
-            kinds[kind] = {
+            out[kind] = {
                 "precision": _rate(tp, tp + fp),
                 "recall": _rate(tp, tp + fn),
                 "gold": tp + fn,
                 "read": tp + fp,
             }
+        return out
+
+    def report(self) -> dict[str, Any]:
+        kinds = self._kinds(ACT_KINDS)
         ask_confirm = sum(self.tp[k] for k in ("ASK", "CONFIRM"))
         ask_confirm_gold = ask_confirm + sum(self.fn[k] for k in ("ASK", "CONFIRM"))
         return {
@@ -107,6 +137,11 @@ class Tally:
             "acts_on_non_questions": _rate(self.acts_on_non_questions, self.non_questions),
             "non_questions": self.non_questions,
             "close_false_positives": self.close_false_positives,
+            "repair_acts": self._kinds(REPAIR_KINDS),
+            "repair_recall": _rate(self.repairs_read, self.repair_entries),
+            "repair_entries": self.repair_entries,
+            "repair_on_non_repair": _rate(self.repair_on_non_repair, self.non_repair),
+            "non_repair": self.non_repair,
             "ms_per_sentence": round(1000 * self.seconds / max(1, self.sentences), 2),
         }
 

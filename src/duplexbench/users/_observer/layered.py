@@ -24,10 +24,15 @@ Around that, item-independent cues (`cues.py`) and the caller's own values
 - `UNCLEAR:<slot>`: a question about one of two slots the layers cannot tell
   apart (one act for each); the caller asks which is meant;
 - `OTHER`: none of these (utterance level only).
+
+Repair requests are read first (`repairs.py`): `REPEAT`, `SPELL`, `PHONETIC`,
+`DIGITS`, `SLOWER`, with the slot the request names (`REPEAT:<slot>`, ...)
+found by the same layers; a sentence with a repair request has no other act.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -62,6 +67,7 @@ from duplexbench.users._observer.forms import (
 )
 from duplexbench.users._observer.layer import SlotLayer
 from duplexbench.users._observer.llm import PROMPT_VERSION, LLMLayer
+from duplexbench.users._observer.repairs import SLOTTED, RepairCues, offers_repair, repair_cues
 from duplexbench.users._observer.rules import NameFinder
 from duplexbench.users._observer.semantic import shipped_weights
 from duplexbench.users._observer.semantic_layer import SemanticLayer, several_parts
@@ -69,10 +75,14 @@ from duplexbench.users._observer.slots import Slot, item_actions, item_slots
 from duplexbench.users._observer.spotting import ValueSpotter
 
 ObserverKind = Literal["rules", "semantic"]
-OBSERVER_VERSION = "3"
+OBSERVER_VERSION = "4"
 """Bumped whenever the observer's acts for some sentence change."""
 
 _SETTLING = ("ASK:", "CONFIRM:", "CHECK:")
+_THAT_NAME = re.compile(r" (?:that|this|the same) (?:\S+ )?name ")
+""""Could you spell that name?": the name just given, whoever it belongs to."""
+_SETTLING_KINDS = ("ASK", "CONFIRM", "CHECK", "UNCLEAR")
+_POSSESSIVE = re.compile(r"(\w)['’]s\b")
 
 
 @dataclass(frozen=True)
@@ -146,6 +156,7 @@ class ActObserver:
                     continue
                 if act not in out:
                     out.append(act)
+        out = _merged_repairs(out)
         return out or (["OTHER"] if text.strip() else [])
 
     def sentence_acts(self, raw: str, before: Sequence[str] = ()) -> list[str]:
@@ -154,6 +165,9 @@ class ActObserver:
         spread over several)."""
         if not raw.strip():
             return []
+        repair = repair_cues(raw)
+        if repair is not None:  # "sorry, could you spell that?": nothing else is asked
+            return repair.acts(self._repair_slot(raw, repair))
         if is_close(raw):
             return ["CLOSE"]
         question = is_question(raw)
@@ -163,6 +177,8 @@ class ActObserver:
             return ["READBACK", *acts]
         if acts:
             return acts
+        if offers_repair(raw):  # "Shall I read the number back to you?"
+            return []
         if before and bare_tag(raw):  # "So that's 12 boxes. Is that right?": one confirmation
             joined = f"{before[-1].rstrip(' .!')}, {raw.strip()}"
             joined_held = self.spotter.held(joined)
@@ -187,6 +203,34 @@ class ActObserver:
         return self._by_id.get(slot_id)
 
     # ------------------------------------------------------------ acts
+
+    def _repair_slot(self, raw: str, repair: RepairCues) -> str | None:
+        """The slot a repair request names, or None (bare: what the caller said last).
+        Names and aliases, the one slot of a kind named ("the email"), a value of the
+        caller's, then the layers (a slot of a kind no one spells is no answer to a
+        spelling request); a request for a name ("could you spell your last name?")
+        naming no one is about the item's one person, if it has exactly one."""
+        if not repair.slotted or not repair.names_something:
+            return None
+        held = self.spotter.held(raw)
+        plain = _POSSESSIVE.sub(r"\1", raw)  # "the supplier's name": "supplier name"
+        named = list(dict.fromkeys([*self.names.slots(raw), *self.names.slots(plain)]))
+        if len(named) == 1:
+            return named[0]
+        of_kind = [s.id for s in self.slots if s.kind in repair.value_kinds]
+        if len(of_kind) == 1:  # "your email": not the contact preference "email"
+            return of_kind[0]
+        fitting = [s for s in held if repair.fits(self._by_id[s].kind)]
+        if len(fitting) == 1:  # "how do you spell Castellanos?"
+            return fitting[0]
+        if not repair.person_name or repair.beyond_name:  # whose name: "the business"
+            slots, unsure = self._which(plain, held)
+            if len(slots) == 1 and not unsure and repair.fits(self._by_id[slots[0]].kind):
+                return slots[0]
+        if repair.person_name and not _THAT_NAME.search(normalize(raw)):
+            persons = [s.id for s in self.slots if s.kind == "person"]
+            return persons[0] if len(persons) == 1 else None
+        return None
 
     def _approval(self, raw: str, question: bool) -> list[str]:
         """A request for the go-ahead: permission words in a question (or "approve"),
@@ -294,6 +338,28 @@ class ActObserver:
             if found:
                 return found, unsure
         return [], False
+
+
+def _merged_repairs(acts: list[str]) -> list[str]:
+    """One utterance's repair requests, merged: a bare request takes the slot another
+    request of the utterance names ("I didn't catch the email. Could you spell it?":
+    the email); `REPEAT` is dropped where a spelling or digits are asked for (a spelling is a
+    repetition), and a question for a slot where a repair names it ("never also ASK")."""
+    named = {a.partition(":")[2] for a in acts if ":" in a and a.partition(":")[0] in SLOTTED}
+    if not any(a.partition(":")[0] in SLOTTED for a in acts):
+        return acts
+    slot = next(iter(named)) if len(named) == 1 else ""
+    out: list[str] = []
+    for act in acts:
+        kind, _, of = act.partition(":")
+        if kind in _SETTLING_KINDS and of in named:
+            continue
+        read = f"{kind}:{slot}" if kind in SLOTTED and not of and slot else act
+        if read not in out:
+            out.append(read)
+    if any(a.partition(":")[0] in ("SPELL", "DIGITS") for a in out):
+        out = [a for a in out if a.partition(":")[0] != "REPEAT"]
+    return out
 
 
 def _layers(
