@@ -16,8 +16,8 @@ from duplexbench.speech._asr import (
     ASREngine,
     ASRError,
     CheckedASR,
-    TranscriptSegment,
     Transcript,
+    TranscriptSegment,
     WhisperASR,
     Word,
     get_asr,
@@ -223,14 +223,19 @@ class SegmentsEngine:
         return Transcript("hi", (Word("hi", 0, 300),), self.segments)
 
 
-def seg(start: Any = 0, end: Any = 500, logprob: Any = -0.3, no_speech: Any = 0.1) -> TranscriptSegment:
+def seg(
+    start: Any = 0, end: Any = 500, logprob: Any = -0.3, no_speech: Any = 0.1
+) -> TranscriptSegment:
     return TranscriptSegment("hi", start, end, logprob, no_speech)
 
 
 BAD_SEGMENTS: dict[str, tuple[Any, str]] = {
     "segments None": (None, "segments of type NoneType"),
     "tuple segment": ((("hi", 0, 500, -0.3, 0.1),), "a segment that is not a TranscriptSegment"),
-    "text None": ((TranscriptSegment(cast(Any, None), 0, 500, -0.3, 0.1),), "a segment that is not"),
+    "text None": (
+        (TranscriptSegment(cast(Any, None), 0, 500, -0.3, 0.1),),
+        "a segment that is not",
+    ),
     "NaN time": ((seg(start=math.nan),), r"segment 'hi' with bad times \(nan, 500\)"),
     "NaN logprob": ((seg(logprob=math.nan),), r"avg_logprob nan \(not in \[-20, 0\]\)"),
     "a probability": ((seg(logprob=0.9),), r"avg_logprob 0.9 \(not in \[-20, 0\]\)"),
@@ -257,6 +262,9 @@ def test_segment_times_are_clamped_and_numbers_made_floats() -> None:
         seg(start=900, end=5000, logprob=1e-9, no_speech=1 + 1e-9),  # rounding errors
     ]
     got = CheckedASR("faulty", SegmentsEngine(segments)).transcribe(np.ones(16000, np.int16))
-    assert got.segments == (TranscriptSegment("hi", 0, 700, -1.0, 0.25), TranscriptSegment("hi", 900, 1000, 0.0, 1.0))
+    assert got.segments == (
+        TranscriptSegment("hi", 0, 700, -1.0, 0.25),
+        TranscriptSegment("hi", 900, 1000, 0.0, 1.0),
+    )
     assert all(type(s.avg_logprob) is float for s in got.segments)
     assert all(type(s.no_speech_prob) is float for s in got.segments)

@@ -53,7 +53,7 @@ import numpy as np
 import numpy.typing as npt
 
 from duplexbench.audio import SAMPLE_RATE, Int16Array, ms_for_samples, to_float32
-from duplexbench.speech._asr_types import EMPTY, TranscriptSegment, Transcript, Word
+from duplexbench.speech._asr_types import EMPTY, Transcript, TranscriptSegment, Word
 from duplexbench.speech._registry import EngineRegistry
 from duplexbench.speech._threads import speech_threads
 from duplexbench.speech._transcripts import shared_cache
@@ -67,8 +67,8 @@ __all__ = [
     "ASRError",
     "CheckedASR",
     "EncodeCounter",
-    "TranscriptSegment",
     "Transcript",
+    "TranscriptSegment",
     "WhisperASR",
     "Word",
     "asr_engines",

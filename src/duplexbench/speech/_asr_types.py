@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["EMPTY", "TranscriptSegment", "Transcript", "Word"]
+__all__ = ["EMPTY", "Transcript", "TranscriptSegment", "Word"]
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ import numpy as np
 
 from duplexbench.audio import Int16Array
 from duplexbench.entries import CheckedEntries, cache_root
-from duplexbench.speech._asr_types import TranscriptSegment, Transcript, Word
+from duplexbench.speech._asr_types import Transcript, TranscriptSegment, Word
 
 FORMAT = 3
 """Bumped when the entry layout changes (old entries are then simply not found).
