@@ -7,6 +7,9 @@ from duplexbench.agents._audio_builtin import AudioOracle, EchoAgent, SilentAgen
 from duplexbench.agents._audio_protocol import StepAgent
 from duplexbench.agents._cascade import CascadeAgent
 from duplexbench.agents._ideal_floor import IdealFloorAgent
+from duplexbench.agents._listener.brain import ENDPOINT_MS as LISTENER_ENDPOINT_MS
+from duplexbench.agents._listener.brain import VERSION as LISTENER_VERSION
+from duplexbench.agents._listener.brain import ListenerBrain
 from duplexbench.agents._protocol import (
     AgentError,
     AgentInput,
@@ -109,6 +112,21 @@ class ShortcutAgent:
 )
 def _oracle(spec: AgentSpec, channel: Channel) -> TextAgent | StepAgent:
     return OracleAgent() if channel == "text" else AudioOracle()
+
+
+@register_agent(
+    "listener",
+    description=f"Diagnostic (version {LISTENER_VERSION}): knows the item's plan, never a caller "
+    "value; hears every value through the channel and asks for spellings (not a valid result).",
+    privileged=True,
+    channels=("text", "audio"),
+)
+def _listener(spec: AgentSpec, channel: Channel) -> TextAgent | StepAgent:
+    if spec.options:
+        raise ValueError(f"the listener takes no options, got {sorted(spec.options)}")
+    if channel == "text":
+        return ListenerBrain(audio=False)
+    return CascadeAgent(ListenerBrain(audio=True), endpoint_ms=LISTENER_ENDPOINT_MS)
 
 
 @register_agent(

@@ -7,6 +7,10 @@ backchannel, do not: only voiced frames count), and what the user said is
 read once they finish.
 Compute time does not advance the media clock: on the VirtualClock its
 responses come `endpoint_ms` after the user stops, whatever ASR and TTS cost.
+
+A brain with a `heard(transcript)` method is given the whole `Transcript` of each
+user turn (its words and segment confidences) just before `respond` gets its text
+(the `listener` asks for a spelling when the ASR was unsure); others get the text only.
 """
 
 from __future__ import annotations
@@ -114,10 +118,14 @@ class CascadeAgent:
         assert self.asr is not None
         audio = np.concatenate(self.heard)
         self.heard = []
-        text = self.asr.transcribe(audio).text.strip()
+        transcript = self.asr.transcribe(audio)
+        text = transcript.text.strip()
         if not text:
             return []
         self.transcripts.append(text)
+        hook = getattr(self.brain, "heard", None)
+        if callable(hook):  # a brain that weighs the ASR's confidence (the listener)
+            hook(transcript)
         return self._turn(self.brain.respond(AgentInput(t_ms, text, ())), t_ms)
 
     def _turn(self, turn: AgentTurn, t_ms: int) -> list[AgentEvent]:

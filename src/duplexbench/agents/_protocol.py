@@ -9,11 +9,14 @@ calls, the way realtime APIs continue after function outputs.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from duplexbench.items import ActionItem, Reference
+from duplexbench.agents._listener.outline import Outline
+from duplexbench.agents._listener.outline_build import ActReader, build_outline
+from duplexbench.items import ActionItem, Reference, WorkflowItem
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,27 @@ class Privileged:
     user_backchanneled: Callable[[], bool] = lambda: False
     """Whether the user's latest utterance is only a backchannel ("mm-hm"): an
     ideal agent keeps the floor and does not take it as a turn (audio only)."""
+    make_outline: Callable[[], Outline | None] = lambda: None
+    """Builds the outline (once, on first use: only the listener reads it)."""
+
+    @property
+    def outline(self) -> Outline | None:
+        """The item's plan without a caller value: the reference's turns with each
+        argument's source instead of its value (`agents/_listener/outline.py`)."""
+        return self.make_outline()
+
+    @classmethod
+    def for_item(
+        cls,
+        item: WorkflowItem,
+        acts: ActReader,
+        last_user_plans: Callable[[], list[str]],
+        user_backchanneled: Callable[[], bool] = lambda: False,
+    ) -> Privileged:
+        """The hidden state of one workflow episode; `acts` is the harness's act observer
+        (it reads the acts of each reference turn for the outline)."""
+        outline = functools.cache(lambda: build_outline(item, acts))
+        return cls(item.reference, last_user_plans, user_backchanneled, outline)
 
 
 @dataclass(frozen=True)

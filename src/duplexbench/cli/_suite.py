@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.markup import escape
@@ -19,10 +20,12 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from duplexbench.campaign import RunDirError
+from duplexbench.cli._audio_audit import run_audit
 from duplexbench.cli._common import err_console, fail, print_json
 from duplexbench.cli._suite_actions import action_validation, print_action_validation
 from duplexbench.cli._suite_info import list_command, show_command, stats_command
-from duplexbench.cli._validation import format_summary, validation_summary
+from duplexbench.cli._validation import audio_audit_options, format_summary, validation_summary
 from duplexbench.items import (
     ActionSuite,
     ItemError,
@@ -70,7 +73,8 @@ def _report(path: Path, problems: list[Problem], as_json: bool) -> None:
 @click.option(
     "--no-solve", is_flag=True, help="Only the format and cross-references (no agents, no audits)."
 )
-def validate_command(suite: str, as_json: bool, no_solve: bool) -> None:
+@audio_audit_options
+def validate_command(suite: str, as_json: bool, no_solve: bool, **audit: Any) -> None:
     """Check every item of SUITE (a built-in name, a folder or one item file).
 
     First the format and cross-references: every problem is listed with its
@@ -89,6 +93,14 @@ def validate_command(suite: str, as_json: bool, no_solve: bool) -> None:
     checks (annotations inside the audio, fields each condition requires,
     no impossible overlaps), with the item counts per condition, action and
     scenario; actions-v1 must hold at least 25 items per condition.
+
+    With --audio, instead: the audio-solvability audit. The privileged `listener`
+    (it knows each item's plan, never a caller value, and hears every value
+    through the channel, asking for spellings) runs every item once in
+    --condition (clean by default; `text` checks the listener itself) and the
+    verb prints "audio-solvable N/M" and, for each item it did not pass, the
+    failed gates and each wrong value: what the caller said, what was written,
+    the repairs made and what the ASR heard. Exits 1 unless every item passed.
     """
     try:
         path = resolve_suite(suite)
@@ -111,6 +123,9 @@ def validate_command(suite: str, as_json: bool, no_solve: bool) -> None:
         ):
             raise SystemExit(1)
         return
+    if audit["audio"]:
+        _audio_audit(path, loaded, as_json, audit)
+        return
     if no_solve:
         if as_json:
             print_json(
@@ -130,6 +145,32 @@ def validate_command(suite: str, as_json: bool, no_solve: bool) -> None:
             click.echo(f"{problem['file']}: {problem['path']}: {problem['message']}")
         click.echo(format_summary(summary))
     if not report.ok:
+        raise SystemExit(1)
+
+
+def _audio_audit(path: Path, loaded: Suite, as_json: bool, options: dict[str, Any]) -> None:
+    condition = options["condition"]
+    out = options["out"] or Path("runs") / f"audit-{loaded.name}-{condition}"
+    try:
+        audit = run_audit(
+            str(path),
+            loaded.items,
+            condition,
+            out,
+            workers=options["workers"],
+            overwrite=options["overwrite"] or options["out"] is None,
+            quiet=as_json,
+            name=loaded.name,
+        )
+    except (RunDirError, SpeechUnavailable, ValueError) as exc:
+        fail(str(exc))
+        return
+    if as_json:
+        print_json(audit.data())
+    else:
+        for line in audit.lines():
+            click.echo(line)
+    if audit.solved < audit.items:
         raise SystemExit(1)
 
 

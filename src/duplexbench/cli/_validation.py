@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
 
 from duplexbench.items import Suite
 from duplexbench.suites import CHECKS, QualityReport
@@ -19,6 +23,46 @@ LABELS = {
     "knowledge agrees with gold": "knowledge documents agree with gold",
     "gold is gradable": "every gold value is one its grader can pass",
 }
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def audio_audit_options(func: F) -> F:
+    """`suite validate --audio` and its settings (cli/_audio_audit.py)."""
+    options = [
+        click.option(
+            "--audio",
+            is_flag=True,
+            help="The audio-solvability audit: run the privileged `listener` on every item "
+            "(k = 1) and report which items it could not pass, and why.",
+        ),
+        click.option(
+            "--condition",
+            default="clean",
+            show_default=True,
+            help="With --audio: the condition to run (`text` checks the listener itself).",
+        ),
+        click.option(
+            "--workers",
+            default=1,
+            show_default=True,
+            type=click.IntRange(1, 512),
+            help="With --audio: episodes run at once (a local process pool).",
+        ),
+        click.option(
+            "--out",
+            type=click.Path(file_okay=False, path_type=Path),
+            help="With --audio: the run directory (default: runs/audit-<suite>-<condition>, "
+            "replaced on each audit).",
+        ),
+        click.option(
+            "--overwrite", is_flag=True, help="With --audio and --out: replace that directory."
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
 
 
 def validation_summary(suite: Suite, report: QualityReport) -> dict[str, Any]:

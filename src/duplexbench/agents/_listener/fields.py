@@ -1,0 +1,205 @@
+"""The fields the listener writes, as any agent sees them: the tool schemas (names,
+JSON types, descriptions, "One of: ..." choices, "e.g." examples), refined by what a
+database read returns (the type and case of a record's current value).
+
+Each field gets an *ear*: how its value is heard and repaired (`ears.py`):
+
+| ear | fields | read as |
+|---|---|---|
+| `name` | people and companies | the words, cleaned |
+| `names` | lists of people ("Names of the ...") | the names, one by one |
+| `code` | identifiers ("e.g. TX-4821-KQ"), record ids | a spelling, shaped like the example |
+| `email` | email addresses | a spelling (`values.read_spelled`) |
+| `number`, `integer`, `phone`, `date`, `enum`, `list`, `interval` | by type | by type (1) |
+| `address`, `text` | the rest | the words, cleaned |
+
+(1) the reference agent's readers (`_reference/understand.py`); lists by `reading.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from duplexbench.agents._listener.outline import Outline
+from duplexbench.agents._protocol import ToolSpec
+from duplexbench.agents._reference.schema import FieldInfo, classify
+
+Ear = Literal[
+    "name",
+    "names",
+    "code",
+    "email",
+    "number",
+    "integer",
+    "phone",
+    "date",
+    "enum",
+    "list",
+    "interval",
+    "address",
+    "text",
+]
+SPELLED_EARS: frozenset[str] = frozenset({"name", "names", "code", "email"})
+"""Ears whose values the listener has spelled in audio, always (docs/agents.md)."""
+_EXAMPLE = re.compile(r"e\.g\.\s*[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
+_DATE = re.compile(r"\b(?:date|day|deadline)s?\b", re.IGNORECASE)
+_SHAPES = (
+    ("date", re.compile(r"\d{4}-\d{2}-\d{2}")),
+    ("interval", re.compile(r"\d{1,2}:\d{2}-\d{1,2}:\d{2}")),
+    ("phone", re.compile(r"\d{3}-\d{3}-\d{4}")),
+)
+_CODE_NAMES = ("_id", "_code", "_number", "_tag", "_reference", "code", "number")
+_NAME_WORDS = frozenset(
+    {"name", "firm", "company", "entity", "party", "counsel", "operator", "vendor"}
+    | {"contractor", "sponsor", "supplier", "manager", "inspector", "organizer", "host"}
+)
+_NAME_LEADS = ("name", "full name", "full legal name", "company", "organization", "repair company")
+
+
+@dataclass(frozen=True)
+class Target:
+    """One field the listener writes: through which tool, under which argument path."""
+
+    tool: str
+    path: tuple[str, ...]
+    info: FieldInfo
+    ear: Ear
+    lower: bool = False
+    """Database fields whose current value is lower case are written in lower case."""
+    record: bool = False
+    """A field of a database record (a write tool's, typed by what a read returns)."""
+
+    @property
+    def words(self) -> str:
+        return self.info.words
+
+
+def ear_of(info: FieldInfo) -> Ear:
+    """How a field's value is heard (the module docstring)."""
+    name, text = info.name.lower(), info.description.lower()
+    if info.kind == "list" and text.startswith("names of"):
+        return "names"
+    if info.kind in ("date", "string"):  # the reference reads "candiDATE_phone" as a date
+        if "phone" in f"{name} {text}":
+            return "phone"
+        if _DATE.search(f"{info.words} {info.description}"):
+            return "date"
+        info = replace(info, kind="string")
+    if info.kind in ("enum", "number", "integer", "phone", "list", "interval"):
+        return info.kind  # type: ignore[return-value]  # the reference's kinds, checked above
+    if "email" in name or "email" in text:
+        return "email"
+    if "address" in name:
+        return "address"
+    if _EXAMPLE.search(info.description) or name.endswith(_CODE_NAMES) or name == "id":
+        return "code"
+    if set(name.split("_")) & _NAME_WORDS or text.startswith(_NAME_LEADS):
+        return "name"
+    return "text"
+
+
+def _is_name(value: Any) -> bool:
+    """A person's name as a record holds it: capitalised words ("Yuki Abernathy")."""
+    words = str(value).split()
+    return len(words) >= 2 and all(w[:1].isupper() for w in words)
+
+
+def _is_interval(schema: Any) -> bool:
+    """The schema of a time interval: a pair (two strings or numbers) or a string."""
+    variants = schema.get("anyOf", []) if isinstance(schema, dict) else []
+    return any(v.get("minItems") == 2 and v.get("maxItems") == 2 for v in variants)
+
+
+def _value_kind(value: Any) -> str:
+    """A record value's kind: its JSON type, or the shape of its text."""
+    if isinstance(value, str):
+        for kind, shape in _SHAPES:
+            if shape.fullmatch(value):
+                return kind
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, list):
+        return "list"
+    return "string"
+
+
+class FieldBook:
+    """Every field of every writing tool, and the field each caller fact fills."""
+
+    def __init__(self, tools: tuple[ToolSpec, ...], outline: Outline) -> None:
+        self.outline = outline
+        self.targets: dict[tuple[str, tuple[str, ...]], Target] = {}
+        for spec in tools:
+            self._add_tool(spec)
+
+    def _add_tool(self, spec: ToolSpec) -> None:
+        props = spec.parameters.get("properties", {})
+        fields = props.get("fields", {}).get("properties")
+        if isinstance(fields, dict) and "id" not in props:
+            for found in classify((spec,)).fields:
+                interval = _is_interval(fields.get(found.name, {}))
+                info = replace(found, kind="interval") if interval else found
+                self._put(spec.name, ("fields", info.name), info)
+        elif isinstance(fields, dict):
+            for name in fields:  # a database write: names only, typed by a read
+                self._put(spec.name, ("fields", name), FieldInfo(name, "string", ""), record=True)
+        for name, schema in props.items():
+            if name != "fields" and isinstance(schema, dict):
+                description = str(schema.get("description", ""))
+                info = FieldInfo(name, str(schema.get("type", "string")), description)
+                self._put(spec.name, (name,), info)
+
+    def _put(self, tool: str, path: tuple[str, ...], info: FieldInfo, record: bool = False) -> None:
+        ear: Ear = "code" if path == ("id",) else ear_of(info)
+        if ear in ("date", "phone"):
+            info = replace(info, kind=ear)
+        elif info.kind in ("date", "phone"):
+            info = replace(info, kind="string")
+        self.targets[(tool, path)] = Target(tool, path, info, ear, record=record)
+
+    def target(self, tool: str, path: tuple[str, ...]) -> Target:
+        found = self.targets.get((tool, path))
+        if found is None:
+            info = FieldInfo(path[-1], "string", "")
+            found = Target(tool, path, info, ear_of(info))
+        return found
+
+    def of_fact(self, fact_id: str) -> Target:
+        """Where the outline writes a fact first (else the field named like its slot)."""
+        for turn in self.outline.turns:
+            for call in turn.calls:
+                for arg in call.args:
+                    if arg.source.kind == "fact" and arg.source.ref == fact_id:
+                        return self.target(call.tool, arg.path)
+        slot = self.outline.slot_of(fact_id)
+        for key, target in self.targets.items():
+            if key[1][-1] == slot:
+                return target
+        info = FieldInfo(slot, "string", "")
+        return Target("", (slot,), info, ear_of(info))
+
+    def of_field(self, name: str) -> Target | None:
+        """The writing target of an artifact or record field by its name."""
+        return next((t for k, t in self.targets.items() if k[1] == ("fields", name)), None)
+
+    def learn_record(self, record: dict[str, Any]) -> None:
+        """A record read: type the untyped (database) fields of the same names by its
+        values."""
+        for key, target in list(self.targets.items()):
+            if not target.record:
+                continue
+            value = record.get(key[1][-1])
+            if value is None:
+                continue
+            info = replace(target.info, kind=_value_kind(value))
+            lower = isinstance(value, str) and value == value.lower()
+            ear = ear_of(info) if info.kind != "string" else ear_of(target.info)
+            if ear == "list" and all(_is_name(v) for v in value):
+                ear = "names"  # a record's list of people
+            self.targets[key] = Target(target.tool, target.path, info, ear, lower, record=True)

@@ -1,0 +1,68 @@
+"""Knowledge look-ups: the listener's query, and a value read from a document's table.
+
+The packaged suites' tables read "Vendor registration fee schedule, by vendor
+category and risk tier. materials low: 216 dollars; materials medium: 79 dollars;
+...": the key fields are named after "by", each row is keyed by their values in that
+order. The listener keys the row by the values it heard (or read in a record) for
+those fields. Any other document shape falls back on the reference agent's reading
+(the number after the chosen options).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from duplexbench.agents._listener.fields import Target
+from duplexbench.agents._reference.knowledge import value_from_results
+from duplexbench.values import parse_number
+
+Known = Callable[[str], Any]
+"""A field's words ("risk tier") -> the value the listener has for it, or None."""
+_BY = re.compile(r"\bby (.+)$", re.IGNORECASE)
+_KEYS = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
+_KEY_WORDS = 3
+"""Heard values of at most this many words go into a query (choices, not sentences)."""
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+
+
+def query(doc: str, target: Target, heard: list[str]) -> str:
+    """Words to search for: the document's id, the field's name and description, and
+    the short values heard (what tables are keyed by)."""
+    described = target.info.description.split(" One of:", maxsplit=1)[0]
+    keys = " ".join(v for v in heard if len(v.split()) <= _KEY_WORDS)
+    return " ".join(f"{doc.replace('-', ' ')} {target.words} {described} {keys}".split())
+
+
+def document(results: list[dict[str, Any]], doc: str) -> dict[str, Any] | None:
+    return next((r for r in results if isinstance(r, dict) and r.get("id") == doc), None)
+
+
+def table_value(text: str, known: Known, target: Target, context: list[str]) -> Any:
+    """The value of the row keyed by the known values, typed for the target; else the
+    reference agent's reading of the text."""
+    head, _, body = text.partition(". ")
+    by = _BY.search(head)
+    if by is not None:
+        keys = [k.strip() for k in _KEYS.split(by.group(1)) if k.strip()]
+        said = [known(k) for k in keys]
+        if keys and all(s is not None for s in said):
+            want = " ".join(str(s) for s in said).casefold()
+            for row in body.rstrip(". ").split(";"):
+                key, _, value = row.rpartition(":")
+                if " ".join(key.split()).casefold() == want:
+                    return _typed(value, target)
+    return value_from_results(target.info, [{"text": text}], context)
+
+
+def _typed(text: str, target: Target) -> Any:
+    match = _NUMBER.search(text)
+    if match is None:
+        return text.strip() or None
+    number = parse_number(match.group(0))
+    if number is None:
+        return None
+    if target.info.kind == "integer" or (target.info.kind != "number" and number.is_integer()):
+        return int(number)
+    return number
