@@ -28,10 +28,12 @@ lint: install
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-## The end-to-end checks CI runs after `test` (marked slow; about two minutes): the live
-## call in headless Chromium, and a realistic run with flite and espeak-ng hidden.
+## The end-to-end checks CI runs after `test` (marked slow; about five minutes): the live
+## call in headless Chromium, a realistic run with flite and espeak-ng hidden, and the
+## caller answering repair requests in clean audio.
 test-e2e: install
-	$(BIN)/pytest -m slow tests/call/test_live_call.py tests/campaign/test_voice_fallback.py
+	$(BIN)/pytest -m slow tests/call/test_live_call.py tests/campaign/test_voice_fallback.py \
+		tests/validity/test_repair_requests_audio.py
 
 typecheck: install
 	$(BIN)/mypy

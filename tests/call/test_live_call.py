@@ -170,9 +170,14 @@ def test_a_person_calls_the_reference_agent_and_it_scores_like_a_simulated_episo
     score = json.loads((folder / "result.json").read_text())
     simulated = simulated_score(opts, tmp_path / "simulated")
     assert score["status"] == "ok"
-    assert score["gates"] == simulated["gates"]  # TS, PV, AC hold; AV fails in both:
-    assert wrong_fields(score) == {"trip_purpose"}  # "client onsite" is heard "client on site"
-    assert "trip_purpose" in wrong_fields(simulated)
+    # The simulated caller says "client onsite" and the episode passes every gate (the
+    # graders take "on site" for "onsite"). The person says "It was a client onsite visit",
+    # which the reference agent writes whole ("a client on-site visit"): AV fails on that
+    # field alone, an agent's reading, not the line's.
+    assert simulated["gates"] == dict.fromkeys(("TS", "PV", "AC", "AV"), True)
+    assert score["gates"] == {"TS": True, "PV": True, "AC": True, "AV": False}
+    assert wrong_fields(score) == {"trip_purpose"}, score["fields"]
+    assert wrong_fields(simulated) == set()
     bench = json.loads((folder / "workbench.json").read_text())["artifacts"]["expense"]
     assert bench["fields"]["total_amount"] == 200  # the correction superseded 240
     assert bench["fact_versions"]["total_amount"] == "total_amount_v2"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -198,3 +199,28 @@ def test_every_persona_voice_synthesizes(persona: CallerPersona) -> None:
         base = ref.voice.split("+")[0]
         plain, _ = engine.synthesize(SENTENCE, base, persona.settings())
         assert plain.tobytes() != samples.tobytes()
+
+
+def test_repair_traits_are_valid_and_the_docs_table_matches_them() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "personas.md").read_text()
+    rows = re.findall(r"^\| `([a-z-]+)` \| (\d+) \| (\w+) \| ([\d.]+) \|$", doc, re.M)
+    assert len(rows) == len(PERSONAS)
+    for name, budget, spelling, slows_to in rows:
+        persona = PERSONAS[name]
+        assert (persona.repair_budget, persona.spelling, persona.slows_to) == (
+            int(budget),
+            spelling,
+            float(slows_to),
+        )
+
+
+def test_bad_repair_traits_are_refused() -> None:
+    base = PERSONAS["neutral"]
+    changes: list[dict[str, Any]] = [
+        {"repair_budget": 0},
+        {"spelling": "morse"},
+        {"slows_to": 0.2},
+    ]
+    for change in changes:
+        with pytest.raises(ValueError, match="persona"):
+            dataclasses.replace(base, **change)

@@ -8,6 +8,7 @@ from duplexbench.items._plans import all_plan_ids, plan_facts
 from duplexbench.items._workflow import WorkflowItem
 from duplexbench.users._realization import (
     DEFAULT_VARIANTS,
+    FIXED_REPAIRS,
     FRAMES,
     SLOT_NAMED,
     UNFRAMED_KINDS,
@@ -57,7 +58,7 @@ def test_plain_is_the_default_and_matches_the_hash(item: WorkflowItem) -> None:
 
 def _prerendered(item: WorkflowItem) -> list[str]:
     """Plans whose words are rendered ahead (slot-naming plans are rendered at run time)."""
-    return [p for p in all_plan_ids(item.user) if p not in SLOT_NAMED]
+    return [p for p in [*all_plan_ids(item.user), *FIXED_REPAIRS] if p not in SLOT_NAMED]
 
 
 def test_plain_all_texts_is_every_rendered_variant(item: WorkflowItem) -> None:

@@ -51,8 +51,10 @@ from duplexbench.users import (
     CallerConfig,
     FrozenCaller,
     ObserverConfig,
+    Plan,
     Realized,
     Realizer,
+    RepairTraits,
     answers_per_turn,
     freeze_caller,
     get_persona,
@@ -118,15 +120,17 @@ def user_voice(condition: Condition, item: WorkflowItem) -> str:
 
 
 class _Realizer(Realizer):
-    """A realizer that keeps every text it realizes."""
+    """A realizer that keeps every text it realizes (a spelled value piece by piece),
+    with the speech rate it is said at."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]  # Realizer's own arguments
-        self.said: list[str] = []
+        self.said: list[tuple[str, float]] = []
 
-    def realize(self, plan_id: str, facts: list[str], slots: tuple[str, ...] = ()) -> Realized:
-        realized = super().realize(plan_id, facts, slots)
-        self.said.append(realized.text)
+    def realize_plan(self, plan: Plan) -> Realized:
+        realized = super().realize_plan(plan)
+        pieces = realized.pieces or (realized.text,)
+        self.said += [(p, realized.speed) for p in pieces]
         return realized
 
 
@@ -161,6 +165,11 @@ def _timed_lines(realizer: Realizer, caller: FrozenCaller) -> list[str]:
     return texts
 
 
+def _at(settings: SynthesisSettings, rate: float) -> SynthesisSettings:
+    """The caller's settings at a speech rate (as `CallerLine.clip` renders it)."""
+    return settings if rate == 1.0 else replace(settings, speed=round(settings.speed * rate, 3))
+
+
 def rehearse(r: Rehearsal) -> list[ClipRequest]:
     """The clips the audio episode of `r` will ask for (module docstring), in order.
 
@@ -182,15 +191,19 @@ def rehearse(r: Rehearsal) -> list[ClipRequest]:
         item.id, item.user, r.seed, setup.repetition_seed, verbosity=caller.persona.verbosity
     )
     episode.realizer = realizer
-    if caller.persona.name != NEUTRAL:
-        episode.policy.max_answers = answers_per_turn(caller.persona.verbosity)
+    episode.policy.fit_caller(
+        answers_per_turn(caller.persona.verbosity)
+        if caller.persona.name != NEUTRAL
+        else episode.policy.max_answers,
+        RepairTraits.of(caller.persona),
+    )
     try:
         episode.run()
     except Exception as exc:  # a rehearsal predicts; it must never stop a run
         warnings.warn(f"rehearsal of {item.id} stopped: {exc}", RuntimeWarning, stacklevel=2)
     settings = caller.settings()
-    user = realizer.said + _timed_lines(realizer, caller)
-    clips = [ClipRequest(t, caller.voice, settings) for t in user if t.strip()]
+    user = realizer.said + [(t, 1.0) for t in _timed_lines(realizer, caller)]
+    clips = [ClipRequest(t, caller.voice, _at(settings, rate)) for t, rate in user if t.strip()]
     if r.own_agent:
         clips += [ClipRequest(t, voice) for t in listener.said]
     return list(dict.fromkeys(clips))

@@ -15,6 +15,7 @@ from rich.text import Text
 from duplexbench.campaign import StoreError, export_runs
 from duplexbench.cli._common import PANEL_ROWS, err_console, fail, panel_value, print_json
 from duplexbench.cli._compare_table import print_action_comparison, print_comparison
+from duplexbench.cli._workflow_table import attribution_table
 from duplexbench.report import ACTION_METRIC, analyze, interval, percent, write_html
 
 GATES = ("TS", "PV", "AC", "AV")
@@ -57,6 +58,10 @@ def _scorecard_tables(wf: dict[str, Any]) -> list[Table]:
     ]
 
 
+def _number(value: float | None, fmt: str) -> str:
+    return "n/a" if value is None else fmt.format(value)
+
+
 def _gate_floor_tables(wf: dict[str, Any]) -> list[Table]:
     gates = [
         [
@@ -68,7 +73,7 @@ def _gate_floor_tables(wf: dict[str, Any]) -> list[Table]:
     ]
     floor = []
     for f in wf["floor"]:
-        fl, cu = f["floor"] or {}, f["correction_uptake"]
+        fl, cu, rp = f["floor"] or {}, f["correction_uptake"], f.get("repairs") or {}
         latency = fl.get("median_stop_latency_ms")
         floor.append(
             [
@@ -77,6 +82,8 @@ def _gate_floor_tables(wf: dict[str, Any]) -> list[Table]:
                 percent(fl.get("ended_naturally_rate")),
                 "n/a" if latency is None else f"{latency:.0f} ms",
                 percent(fl.get("unintended_overlap_rate")),
+                _number(rp.get("turns_per_episode"), "{:.2f}"),
+                _number(rp.get("seconds_per_episode"), "{:.1f} s"),
                 f"{percent(cu['afa_corrected_fields'])} / {percent(cu['afa_other_fields'])}",
             ]
         )
@@ -86,13 +93,17 @@ def _gate_floor_tables(wf: dict[str, Any]) -> list[Table]:
         "ended naturally",
         "median stop latency",
         "unintended overlaps",
+        "repair turns / episode",
+        "time in repairs / episode",
     )
     return [
         _table(
             "gates: pass rate, then failures", ("run", *GATES, *(f"{g} fail" for g in GATES)), gates
         ),
         _table(
-            "floor control and correction uptake", (*floor_headers, "AFA corrected / other"), floor
+            "floor control, repairs and correction uptake",
+            (*floor_headers, "AFA corrected / other"),
+            floor,
         ),
     ]
 
@@ -149,7 +160,10 @@ def _slice_tables(wf: dict[str, Any]) -> list[Table]:
 
 
 def _workflow_tables(wf: dict[str, Any]) -> list[Table]:
-    return _scorecard_tables(wf) + _gate_floor_tables(wf) + _slice_tables(wf)
+    tables = _scorecard_tables(wf) + _gate_floor_tables(wf)
+    if wf.get("attribution"):
+        tables.append(attribution_table([(r["run"], r["attribution"]) for r in wf["attribution"]]))
+    return tables + _slice_tables(wf)
 
 
 def _action_tables(block: dict[str, Any]) -> list[Table]:

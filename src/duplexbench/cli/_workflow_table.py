@@ -1,14 +1,23 @@
-"""The human-readable scorecard of a workflow run, from its typed summary."""
+"""The human-readable scorecard of a workflow run, from its typed summary, and the
+"Why fields were wrong" tables (failure attribution, docs/metrics.md)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from duplexbench.cli._common import PANEL_ROWS, panel_value, print_error_reasons
 from duplexbench.cli._trust import print_trust_warnings, title_label
 from duplexbench.report import interval, percent
-from duplexbench.scoring import UnsupportedValues, WorkflowRunSummary
+from duplexbench.scoring import CAUSES, Attribution, UnsupportedValues, WorkflowRunSummary
+
+SIMULATOR_NOTE = (
+    "asked_not_understood (a validity figure) is an upper bound on the simulated caller's "
+    "share: docs/metrics.md, Failure attribution"
+)
 
 
 def _ms(value: float | None) -> str:
@@ -56,10 +65,68 @@ def _extra_rows(table: Table, summary: WorkflowRunSummary) -> None:
             percent(floor.unintended_overlap_rate),
             f"n = {floor.agent_turns} turns",
         )
+    repairs = summary.repairs
+    if repairs and repairs.episodes_with_repairs:
+        kinds = ", ".join(f"{k} {n}" for k, n in repairs.kinds.items())
+        table.add_row(
+            "repair turns per episode",
+            f"{repairs.turns_per_episode:.2f}",
+            f"{repairs.episodes_with_repairs} of {repairs.episodes} episodes; {kinds}",
+        )
+        table.add_row(
+            "time in repairs per episode",
+            f"{repairs.seconds_per_episode:.1f} s",
+            f"{percent(repairs.share_of_call_time)} of call time",
+        )
     if summary.interaction:
         panel = summary.interaction.model_dump()
         for key, label in PANEL_ROWS:
             table.add_row(label, panel_value(key, panel[key]), f"n = {panel[key]['count']}")
+
+
+def attribution_cells(block: dict[str, Any] | None, cause: str) -> str:
+    """One cause of one run: "count (share)", "–" for misheard on a text run."""
+    if block is None:
+        return "not recorded"
+    if cause not in block["counts"]:
+        return "– (audio only)"
+    return f"{block['counts'][cause]} ({percent(block['shares'][cause])})"
+
+
+def attribution_table(runs: list[tuple[str, dict[str, Any] | None]]) -> Table:
+    """Why fields were wrong, runs side by side: (run label, `attribution` block or
+    None when not recorded). The report's `workflow.attribution` rows give them."""
+    table = Table(title=Text("Why fields were wrong"), title_justify="left")
+    table.add_column("cause")
+    for label, _ in runs:
+        table.add_column(Text(label), justify="right", overflow="fold")
+    for cause in CAUSES:
+        table.add_row(cause, *(attribution_cells(b, cause) for _, b in runs))
+    wrong = [str(b["wrong_fields"]) if b else "not recorded" for _, b in runs]
+    table.add_row("wrong fields", *wrong)
+    return table
+
+
+def print_attribution(block: Attribution | None) -> None:
+    """The scorecard's "Why fields were wrong" table (cause, count, share)."""
+    if block is None:
+        Console().print(
+            "why fields were wrong: not recorded (scored before failure attribution; "
+            "`duplexbench score` re-scores the traces)"
+        )
+        return
+    table = Table(title="Why fields were wrong", title_justify="left")
+    table.add_column("cause")
+    table.add_column("count", justify="right")
+    table.add_column("share", justify="right")
+    for cause in CAUSES:
+        if cause in block.counts:
+            table.add_row(cause, str(block.counts[cause]), percent(block.shares[cause]))
+        else:
+            table.add_row(cause, "–", "audio only")
+    table.add_row("wrong fields", str(block.wrong_fields), "")
+    Console().print(table)
+    Console().print(SIMULATOR_NOTE, style="dim", highlight=False)
 
 
 def print_scorecard(summary: WorkflowRunSummary) -> None:
@@ -88,5 +155,7 @@ def print_scorecard(summary: WorkflowRunSummary) -> None:
     table.add_row("agent errors (scored as failures)", str(summary.agent_errors), "")
     table.add_row("harness errors (left out)", str(summary.errors), "")
     Console().print(table)
+    if wf.fields_graded:
+        print_attribution(wf.attribution)
     print_error_reasons(summary)
     print_trust_warnings(summary)

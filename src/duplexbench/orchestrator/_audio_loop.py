@@ -27,7 +27,14 @@ from duplexbench.agents import (
     ToolCallRequest,
     ToolResultMessage,
 )
-from duplexbench.audio import SAMPLE_RATE, Int16Array, StreamingVad, samples_for_ms, sha256_pcm
+from duplexbench.audio import (
+    SAMPLE_RATE,
+    Int16Array,
+    StreamingVad,
+    samples_for_ms,
+    sha256_pcm,
+    spoken_pieces,
+)
 from duplexbench.orchestrator._agent_events import apply_agent_events, check_flood
 from duplexbench.orchestrator._audio_side import AudioSide
 from duplexbench.orchestrator._blame import harness_code
@@ -40,7 +47,7 @@ from duplexbench.orchestrator._hearing import Hearing
 from duplexbench.orchestrator._playback import Delivered, Playback
 from duplexbench.orchestrator._tape import FrameTape
 from duplexbench.orchestrator._watchdog import FAULTS, kick
-from duplexbench.speech import DEFAULT_VOICE, SpeechBank, VoiceRef, get_asr
+from duplexbench.speech import DEFAULT_VOICE, Clip, SpeechBank, VoiceRef, get_asr
 from duplexbench.trace import (
     EndReason,
     ErrorKind,
@@ -53,13 +60,16 @@ from duplexbench.users import (
     Cue,
     Observation,
     Plan,
+    Realized,
     Realizer,
+    RepairTraits,
     Sound,
     TurnTakingConfig,
     UserFloor,
     answers_per_turn,
     freeze_caller,
 )
+from duplexbench.values import SPELL_GAP_MS
 
 
 @dataclass(frozen=True)
@@ -148,8 +158,12 @@ class AudioEpisode(AudioSide):
             setup.repetition_seed,
             verbosity=self.caller.persona.verbosity,
         )
-        if self.caller.persona.name != NEUTRAL:
-            self.policy.max_answers = answers_per_turn(self.caller.persona.verbosity)
+        self.policy.fit_caller(
+            answers_per_turn(self.caller.persona.verbosity)
+            if self.caller.persona.name != NEUTRAL
+            else self.policy.max_answers,
+            RepairTraits.of(self.caller.persona),
+        )
         self.line = CallerLine(self.caller, self.recorder, bank)
         rng = random.Random(self.caller.seed)
         self.floor = UserFloor(self.caller.turn_taking, self.n, rng=rng)
@@ -349,9 +363,15 @@ class AudioEpisode(AudioSide):
             return
         for plan in plans:
             self.apply_plan(plan, t)
-        realized = [self.realizer.realize(p.plan_id, list(p.facts), p.slots) for p in plans]
-        clips = [self.line.clip(r.text) for r in realized]
-        samples = _join([c.samples for c in clips], samples_for_ms(PLAN_GAP_MS))
+        realized = [self.realizer.realize_plan(p) for p in plans]
+        spoken = [self._clips(r) for r in realized]
+        parts = [
+            spoken_pieces([c.samples for c in clips], SPELL_GAP_MS)
+            if r.pieces
+            else clips[0].samples
+            for r, clips in zip(realized, spoken, strict=True)
+        ]
+        samples = _join(parts, samples_for_ms(PLAN_GAP_MS))
         self.recorder.emit(
             t,
             UserUtteranceData(
@@ -360,7 +380,7 @@ class AudioEpisode(AudioSide):
                 plan_ids=[p.plan_id for p in plans],
                 variant_ids=[r.variant_id for r in realized],
                 voice=self.voice,
-                clips=[c.sha256 for c in clips],
+                clips=[c.sha256 for clips in spoken for c in clips],
                 audio_sha256=sha256_pcm(samples),
                 kind="backchannel" if all(p.act == "backchannel" for p in plans) else "turn",
             ),
@@ -373,6 +393,12 @@ class AudioEpisode(AudioSide):
         self.floor.start(samples, plans, t)
         if any(p.approval is not None for p in plans):
             self.check_barge_ins(t)
+
+    def _clips(self, realized: Realized) -> list[Clip]:
+        """One plan's words in the caller's voice: one clip, or a spelled value's pieces
+        (said with a pause of `SPELL_GAP_MS` between them: `spoken_pieces`)."""
+        pieces = realized.pieces or (realized.text,)
+        return [self.line.clip(p, realized.speed) for p in pieces]
 
     # ------------------------------------------------------------ end
 

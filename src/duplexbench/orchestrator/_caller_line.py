@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -75,9 +76,13 @@ class CallerLine:
         )
         self.recorder.emit(0, data)
 
-    def clip(self, text: str) -> Clip:
-        """The caller saying `text` in their voice, rate and pitch."""
-        clip = self.bank.clip(text, self.caller.voice, self.settings)
+    def clip(self, text: str, speed: float = 1.0) -> Clip:
+        """The caller saying `text` in their voice, rate and pitch; `speed` scales their
+        rate (a caller asked to slow down)."""
+        settings = self.settings
+        if speed != 1.0:
+            settings = replace(settings, speed=round(settings.speed * speed, 3))
+        clip = self.bank.clip(text, self.caller.voice, settings)
         if self.line is not None:
             self.line.note_speech(clip.samples)
         return clip

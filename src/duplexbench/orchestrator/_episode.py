@@ -32,13 +32,17 @@ from duplexbench.trace import (
     ToolCallData,
     TraceEvent,
     UserPlanData,
+    UserRepairData,
 )
 from duplexbench.users import (
+    NEUTRAL,
     ActObserver,
     ObserverConfig,
     Plan,
     Realizer,
+    RepairTraits,
     UserPolicy,
+    get_persona,
     persona_answers,
     simulator_identity,
 )
@@ -170,7 +174,12 @@ class EpisodeCore:
         self.recorder = Recorder()
         self.bench = Workbench(self.item, self.recorder)
         self.observer = ActObserver(self.item, setup.observer)
-        self.policy = UserPolicy(self.item, self.observer, persona_answers(self.item.user.persona))
+        self.policy = UserPolicy(
+            self.item,
+            self.observer,
+            persona_answers(self.item.user.persona),
+            RepairTraits.of(get_persona(NEUTRAL)),  # the text caller repairs as the clean one
+        )
         self.simulator = simulator_identity(setup.observer)
         self.realizer = Realizer(self.item.id, self.item.user, setup.seed, setup.repetition_seed)
         self.last_plans: list[str] = []
@@ -183,8 +192,11 @@ class EpisodeCore:
         )
         privileged = None
         if self.privileged:
-            privileged = Privileged(
-                self.item.reference, lambda: list(self.last_plans), lambda: self.backchanneled
+            privileged = Privileged.for_item(
+                self.item,
+                self.observer.acts,
+                lambda: list(self.last_plans),
+                lambda: self.backchanneled,
             )
         return AgentSession(
             build_instructions(self.item), tools, self.item.id, self.setup.seed, privileged
@@ -236,6 +248,13 @@ class EpisodeCore:
                 delivery=plan.event.delivery,
             )
             self.recorder.emit(t, data)
+        if plan.repair is not None:
+            r = plan.repair
+            repair = UserRepairData(
+                kind=r.kind, request=r.request, slot=r.slot, fact=r.fact, style=r.style,
+                count=r.count, over_budget=r.over_budget, rate=r.rate, plan_id=plan.plan_id,
+            )  # fmt: skip
+            self.recorder.emit(t, repair)
         for reveal in plan.reveals:
             if reveal.because != "repeat":
                 data2 = FactRevealedData(

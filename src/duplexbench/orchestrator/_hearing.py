@@ -8,6 +8,10 @@ Audio that comes without a transcript (a phone agent, an open full-duplex
 model) is read with ASR at each pause of `PAUSE_MS` in it and at the end of
 the utterance: the user takes in what was said up to the pause, so a long
 untranscribed turn can be interrupted at an act in it, as a transcribed one can.
+
+A sentence that asks or requests by the observer's cues and in which it read no
+act is recorded in the utterance's `unmatched_questions` (failure attribution:
+docs/metrics.md); this never changes which acts are read.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from duplexbench.audio import SAMPLE_RATE, Int16Array
 from duplexbench.orchestrator._playback import Delivered
 from duplexbench.speech import get_asr, is_silent
 from duplexbench.trace import AgentActsData, AgentTruncatedData, AgentUtteranceData, Recorder
-from duplexbench.users import Listening
+from duplexbench.users import Listening, unmatched_question
 
 _SENTENCE_END = (".", "?", "!")
 _CLAUSE_END = (",", ";", ":")
@@ -95,6 +99,8 @@ class Hearing:
         self._sentence_acts: list[str] = []
         self._said: list[str] = []
         """Sentences of the agent utterance being heard (a read-back can span several)."""
+        self._unmatched: list[str] = []
+        """Its sentences that asked and in which the observer read no act."""
         self._has_text = False  # the utterance came with a transcript
         self._unread = 0  # ASR: first ms of the audio not read yet
         self._quiet_ms = 0  # ASR: the pause at the end of what was played
@@ -171,6 +177,8 @@ class Hearing:
         self._sentence_acts += acts
         self.add_acts(acts, t, text)
         if final:
+            if unmatched_question(text, self._sentence_acts):
+                self._unmatched.append(text)
             self.heard_since.append(text)
             self._said.append(text)
             self.sentences += 1
@@ -212,7 +220,8 @@ class Hearing:
             truncated=truncated,
             cancelled=cancelled,
             transcribed=transcribed,
+            unmatched_questions=self._unmatched,
         )
         self.recorder.emit(max(t, self._end), data)
-        self._start, self._words, self._said = None, [], []
+        self._start, self._words, self._said, self._unmatched = None, [], [], []
         self._has_text, self._quiet_ms, self._loud = False, 0, False

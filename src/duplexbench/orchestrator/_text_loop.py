@@ -29,7 +29,7 @@ from duplexbench.trace import (
     ErrorKind,
     UserUtteranceData,
 )
-from duplexbench.users import Observation, Plan
+from duplexbench.users import Observation, Plan, sentences, unmatched_question
 
 __all__ = ["EpisodeRecord", "EpisodeSetup", "TextChannelConfig", "TextEpisode"]
 
@@ -177,9 +177,19 @@ class TextEpisode(EpisodeCore):
     def _agent_says(self, reply: AgentTurn) -> list[str]:
         start = self.clock.now_ms()
         end = start + self._duration(reply.say)
-        data = AgentUtteranceData(text=reply.say, start_ms=start, end_ms=end)
-        self.recorder.emit(start, data)
         acts = self.observer.acts(reply.say)
+        unmatched: list[str] = []  # failure attribution (docs/metrics.md); acts unchanged
+        before: list[str] = []
+        for sentence in sentences(reply.say):
+            if unmatched_question(sentence, ()) and unmatched_question(
+                sentence, self.observer.sentence_acts(sentence, before)
+            ):
+                unmatched.append(sentence)
+            before.append(sentence)
+        data = AgentUtteranceData(
+            text=reply.say, start_ms=start, end_ms=end, unmatched_questions=unmatched
+        )
+        self.recorder.emit(start, data)
         self.recorder.emit(start, AgentActsData(acts=acts, text=reply.say))
         self.heard_acts(acts, start)
         self.clock.advance_to(end)
@@ -195,9 +205,9 @@ class TextEpisode(EpisodeCore):
         t = self.clock.now_ms()
         for plan in plans:
             self.apply_plan(plan, t)
-        realized = [self.realizer.realize(p.plan_id, list(p.facts), p.slots) for p in plans]
+        realized = [self.realizer.realize_plan(p) for p in plans]
         text = " ".join(r.text for r in realized)
-        end = t + self._duration(text)
+        end = t + round(self._duration(text) / min(r.speed for r in realized))
         self.recorder.emit(
             t,
             UserUtteranceData(

@@ -2,8 +2,9 @@
 
 Each run directory is read through its results store (`index.sqlite`,
 refreshed from the episode folders, built when missing). Workflow runs give
-the scorecard, gates, floor control and correction uptake, taxonomy slices,
-per-item rows and field misses, and the reliability-efficiency frontier;
+the scorecard, gates, floor control and correction uptake, why fields were
+wrong (failure attribution), taxonomy slices, per-item rows and field misses,
+and the reliability-efficiency frontier;
 action runs give the action tables; audio runs their τ-Voice panel. Runs of
 the same suite and agent under several conditions are compared (from
 `comparison.json` when a `run --condition a,b` folder holds them, else
@@ -124,6 +125,7 @@ def _workflow(runs: list[RunData], problems: list[str]) -> dict[str, Any]:
             card = wf.scorecard(run)
             tables = {
                 "gates": wf.gate_block(run),
+                "attribution": wf.attribution(run),
                 "floor": wf.floor_rows(run),
                 "taxonomy": taxonomy_slices(run),
                 "items": wf.item_rows(run),
@@ -133,7 +135,7 @@ def _workflow(runs: list[RunData], problems: list[str]) -> dict[str, Any]:
             problems.append(f"{run.path}: workflow tables left out ({type(exc).__name__}: {exc})")
             continue
         out["scorecard"].append(card)
-        for key in ("gates", "floor"):
+        for key in ("gates", "floor", "attribution"):
             out[key].append(tables[key])
         for key in ("taxonomy", "items", "field_misses"):
             out[key].extend(tables[key])
@@ -142,6 +144,7 @@ def _workflow(runs: list[RunData], problems: list[str]) -> dict[str, Any]:
         "scorecard": out["scorecard"],
         "gates": out["gates"],
         "floor": out["floor"],
+        "attribution": out["attribution"],
         "taxonomy": out["taxonomy"],
         "items": out["items"],
         "field_misses": misses[:MAX_FIELD_MISSES],

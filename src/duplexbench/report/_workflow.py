@@ -5,8 +5,8 @@ The functions are the scorer's, called over `WorkflowRow`s (which satisfy
 Pass@1, Pass@k, Reliable@k and AFA with their item-bootstrap intervals
 (seeded with the run's seed, so they equal summary.json's), `floor_block`,
 `correction_block` and `timing_block` for floor control, correction uptake
-and timing. Rows come from `index.sqlite`, so a report never re-reads the
-episode folders.
+and timing, `attribution_block` for why fields were wrong. Rows come from
+`index.sqlite`, so a report never re-reads the episode folders.
 """
 
 from __future__ import annotations
@@ -22,12 +22,15 @@ from duplexbench.report._load import RunData
 from duplexbench.scoring import (
     GATES,
     RESAMPLES,
+    RepairScore,
+    attribution_block,
     correction_block,
     exemption,
     floor_block,
     item_runs,
     provenance_block,
     reliability,
+    repair_block,
     timing_block,
 )
 
@@ -101,6 +104,27 @@ def unsupported_values(run: RunData) -> dict[str, Any]:
     return provenance_block(per_item, run.seed, exempt, RESAMPLES)
 
 
+_WRONG_FIELD_CAUSES = (
+    "SELECT json_extract(f.value, '$.cause') AS cause FROM episodes AS e, "
+    "json_each(CASE WHEN json_valid(e.result_json) THEN e.result_json ELSE '{}' END, "
+    "'$.fields') AS f WHERE e.status = 'ok' AND json_extract(f.value, '$.score') < 1"
+)
+_AUDIO_EPISODES = (
+    "SELECT COUNT(*) AS n FROM episodes WHERE status = 'ok' AND json_valid(result_json) "
+    "AND json_type(result_json, '$.interaction') = 'object'"
+)
+
+
+def attribution(run: RunData) -> dict[str, Any]:
+    """Why the wrong fields of the valid episodes were wrong, as summary.json's
+    `workflows.attribution` (the same `attribution_block`), from each `result.json`'s
+    `fields[].cause`; the block is null when a wrong field has no cause (scored before
+    failure attribution was recorded). SQLite reads the JSON: no result is parsed here."""
+    causes = [row["cause"] for row in query(run.path, _WRONG_FIELD_CAUSES)]
+    audio = bool(query(run.path, _AUDIO_EPISODES)[0]["n"])
+    return {**run.ident(), "attribution": attribution_block(causes, audio)}
+
+
 def gate_block(run: RunData) -> dict[str, Any]:
     """Gate pass rates, failures per gate, and episodes failing that gate alone."""
     ok = valid(run)
@@ -122,11 +146,25 @@ def gate_block(run: RunData) -> dict[str, Any]:
     }
 
 
+_REPAIRS = (
+    "SELECT json_extract(result_json, '$.repairs') AS repairs FROM episodes "
+    "WHERE status = 'ok' AND json_valid(result_json) "
+    "AND json_type(result_json, '$.repairs') = 'object'"
+)
+
+
 def floor_rows(run: RunData) -> dict[str, Any]:
-    """Floor control and correction uptake: `floor_block` and `correction_block`
-    over the index rows (fields attached), as in summary.json."""
+    """Floor control, correction uptake and repairs: `floor_block`, `correction_block`
+    over the index rows (fields attached) and `repair_block` over each result's
+    `repairs`, as in summary.json."""
     ok = valid(run)
-    return {**run.ident(), "floor": floor_block(ok), "correction_uptake": correction_block(ok)}
+    repairs = [RepairScore.model_validate_json(r["repairs"]) for r in query(run.path, _REPAIRS)]
+    return {
+        **run.ident(),
+        "floor": floor_block(ok),
+        "correction_uptake": correction_block(ok),
+        "repairs": repair_block(repairs),
+    }
 
 
 def item_rows(run: RunData) -> list[dict[str, Any]]:

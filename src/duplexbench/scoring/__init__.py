@@ -16,6 +16,7 @@ from duplexbench.scoring._actions.result import (
 )
 from duplexbench.scoring._actions.summary import TIMING, action_block
 from duplexbench.scoring._actions.trace import observe
+from duplexbench.scoring._attribution import CAUSES, attribution_block
 from duplexbench.scoring._compare import PERMUTATIONS, compare_conditions
 from duplexbench.scoring._episode import GATES, Afa, EpisodeScore, error_score, score_episode
 from duplexbench.scoring._errors import all_errored, episode_error, errors_block
@@ -39,12 +40,14 @@ from duplexbench.scoring._judge import (
 )
 from duplexbench.scoring._outcomes import item_runs, per_task_afa, per_task_success
 from duplexbench.scoring._reliability import RESAMPLES, ItemRuns, Reliability, reliability
+from duplexbench.scoring._repairs import RepairScore, repair_block, repair_score
 from duplexbench.scoring._summary import build_summary
 from duplexbench.scoring._unsupported import exemption, provenance_block
 from duplexbench.scoring._usage import Price, price_for
 from duplexbench.scoring.summary_models import (
     ActionRates,
     ActionRunSummary,
+    Attribution,
     RunSummary,
     UnsupportedValues,
     WorkflowRunSummary,
@@ -54,6 +57,7 @@ from duplexbench.scoring.summary_models import (
 
 __all__ = [
     "ACTION_PROMPT_VERSION",
+    "CAUSES",
     "GATES",
     "PERMUTATIONS",
     "PROMPT_VERSION",
@@ -68,6 +72,7 @@ __all__ = [
     "ActionRunSummary",
     "ActionScore",
     "Afa",
+    "Attribution",
     "CacheEntry",
     "EpisodeScore",
     "FieldJudge",
@@ -78,6 +83,7 @@ __all__ = [
     "OpenAIChatJudge",
     "Price",
     "Reliability",
+    "RepairScore",
     "Rules",
     "RunSummary",
     "TimelineRecord",
@@ -87,6 +93,7 @@ __all__ = [
     "action_block",
     "action_error_score",
     "all_errored",
+    "attribution_block",
     "build_summary",
     "compare_conditions",
     "correction_block",
@@ -108,6 +115,8 @@ __all__ = [
     "price_for",
     "provenance_block",
     "reliability",
+    "repair_block",
+    "repair_score",
     "score_episode",
     "score_observation",
     "simulation_files",

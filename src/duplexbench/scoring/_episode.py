@@ -12,6 +12,7 @@ A pure function of (item, trace, judge cache): WS = TS * PV * AC * AV.
   (gold.required_evidence plus each graded field's `evidence`) was retrieved.
 - AV: per artifact, lifecycle >= its minimum, no required field missing,
   every graded field correct and no stale field.
+Every wrong or missing graded field gets one cause (`attribution.py`).
 A trace whose workbench events disagree with a replay of its tool calls and
 user approvals (`replay_check.py`) is a failed episode (`agent_error`
 `tampered: ...`, every gate and graded field failed): it counts in every rate,
@@ -25,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from duplexbench.items import WorkflowItem, lifecycle_rank
+from duplexbench.scoring._attribution import attribute
 from duplexbench.scoring._errors import NO_AGENT_ERROR, episode_error
 from duplexbench.scoring._fields import FieldScore, score_fields
 from duplexbench.scoring._floor_control import FloorScore, floor_score
@@ -32,6 +34,7 @@ from duplexbench.scoring._interaction.record import TimelineRecord, timeline_rec
 from duplexbench.scoring._judge import FieldJudge
 from duplexbench.scoring._predicates import database_matches, describe, holds
 from duplexbench.scoring._provenance import Provenance, episode_provenance
+from duplexbench.scoring._repairs import RepairScore, repair_score
 from duplexbench.scoring._replay_check import replay_check
 from duplexbench.scoring._usage import Usage, episode_usage
 from duplexbench.scoring._view import STATE_EVENTS, EpisodeView, build_view, empty_view
@@ -83,6 +86,9 @@ class EpisodeScore(BaseModel):
         None, description="Media time at which the target state first held."
     )
     floor: FloorScore | None = None
+    repairs: RepairScore | None = Field(
+        None, description="The caller's repairs (repeat, spell, ...) and the time they took."
+    )
     usage: Usage = Field(default_factory=Usage)
     interaction: TimelineRecord | None = Field(
         None, description="Speech timeline of the call (audio channel) for the τ-Voice panel."
@@ -140,7 +146,7 @@ def score_episode(
     checks = _target_state(view) + _process_validity(view) + _action_completion(view)
     if agent_error is not None:
         checks.append(Check(gate="PV", name=NO_AGENT_ERROR, passed=False))
-    fields = score_fields(view, judge)
+    fields = attribute(view, score_fields(view, judge))
     av_checks, av_det = _artifact_validity(view, fields)
     checks += av_checks
     gates = {g: all(c.passed for c in checks if c.gate == g) for g in GATES}
@@ -174,6 +180,7 @@ def score_episode(
         termination_ms=view.end_ms,
         time_to_resolution_ms=time_to_resolution(item, events),
         floor=floor_score(view),
+        repairs=repair_score(events),
         interaction=timeline_record(events),
         usage=episode_usage(events),
         provenance=_provenance(view, fields),

@@ -3,19 +3,23 @@
 A field is correct only at grader score 1.0. An empty value scores 0 and is
 never judged. A field whose user fact was corrected during the conversation
 (a superseding version was revealed) and that still holds a superseded value
-is stale: it scores 0 whatever the grader says.
+is stale: it scores 0 whatever the grader says. Every wrong field gets one cause
+(`attribution.py`, docs/metrics.md "Failure attribution").
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from duplexbench.items import JUDGEABLE_GRADERS, Artifact, ArtifactField
 from duplexbench.scoring._judge import FieldJudge, JudgeQuestion
 from duplexbench.scoring._view import EpisodeView
 from duplexbench.values import canonical_text, grade, is_empty, values_match
+
+Cause = Literal["never_asked", "asked_not_understood", "misheard", "wrong_write", "not_written"]
+"""Why a graded field is wrong or missing (docs/metrics.md, "Failure attribution")."""
 
 
 def field_correct(score: float) -> bool:
@@ -42,6 +46,11 @@ class FieldScore(BaseModel):
     missing: bool = False
     required: bool = True
     correction_linked: bool = False
+    cause: Cause | None = Field(
+        None,
+        description="Why the field is wrong or missing (attribution.py); None for a correct "
+        "field and in results scored before it was recorded.",
+    )
 
     @property
     def correct(self) -> bool:

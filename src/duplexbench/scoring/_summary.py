@@ -6,12 +6,14 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from duplexbench.scoring._attribution import attribution_block
 from duplexbench.scoring._episode import GATES, EpisodeScore
 from duplexbench.scoring._errors import errors_block
 from duplexbench.scoring._floor_control import correction_block, floor_block, timing_block
 from duplexbench.scoring._interaction.record import pooled_panel
 from duplexbench.scoring._outcomes import item_runs
 from duplexbench.scoring._reliability import RESAMPLES, reliability
+from duplexbench.scoring._repairs import repair_block
 from duplexbench.scoring._replay_check import is_tampered
 from duplexbench.scoring._unsupported import provenance_block
 from duplexbench.scoring._usage import Price, usage_block
@@ -45,6 +47,7 @@ def workflow_block(
         "afa_deterministic": _round(det.afa),
         "fields_graded": sum(s.afa.total for s in ok if s.afa),
         "unsupported_values": unsupported_block(ok, seed, exempt),
+        "attribution": run_attribution(ok),
         "gates": {g: _rate([s.gates[g] for s in ok]) for g in GATES},
         "k_of_n": {str(k): v for k, v in main.k_of_n.items()},
         "tool_efficiency": _round(sum(efficiencies) / len(efficiencies)) if efficiencies else None,
@@ -60,6 +63,14 @@ def workflow_block(
         "timing": timing_block(scores),
         "bootstrap": {"resamples": RESAMPLES, "seed": seed, "unit": "item"},
     }
+
+
+def run_attribution(scores: Sequence[EpisodeScore]) -> dict[str, Any] | None:
+    """Why the wrong fields of the valid episodes were wrong (attribution.py); `misheard`
+    only when the run is on the audio channel (its episodes have a speech timeline)."""
+    ok = [s for s in scores if s.status == "ok"]
+    causes = [f.cause for s in ok for f in s.fields if not f.correct]
+    return attribution_block(causes, audio=any(s.interaction is not None for s in ok))
 
 
 def unsupported_block(
@@ -95,6 +106,7 @@ def build_summary(
         "judge": judge,
         "workflows": workflow_block(scores, repeats, seed, provenance_exempt),
         "floor": floor_block(scores),
+        "repairs": repair_block([s.repairs for s in scores if s.status == "ok" and s.repairs]),
         "interaction": pooled_panel([s.interaction for s in scores if s.status == "ok"]),
         "usage": usage_block([s.usage for s in scores], price),
     }

@@ -143,6 +143,19 @@ class UnsupportedValues(_Block):
     label: str | None
 
 
+class Attribution(_Block):
+    """Why the run's wrong graded fields were wrong: one cause each (docs/metrics.md,
+    "Failure attribution"). `misheard` is absent on text runs."""
+
+    counts: dict[str, int]
+    shares: dict[str, Rate]
+    wrong_fields: int
+    simulator_share: Rate = Field(
+        description="Share of `asked_not_understood`: a validity figure, an upper bound on "
+        "the wrong fields the simulated caller's understanding is to blame for."
+    )
+
+
 class Deterministic(_Block):
     pass_at_1: Rate
     pass_at_k: Rate
@@ -193,6 +206,11 @@ class WorkflowsBlock(_Block):
     afa_deterministic: Rate
     fields_graded: int
     unsupported_values: UnsupportedValues
+    attribution: Attribution | None = Field(
+        None,
+        description="Null when a wrong field has no recorded cause (scored before failure "
+        "attribution; absent from older summaries).",
+    )
     gates: dict[str, Rate]
     k_of_n: dict[str, int]
     tool_efficiency: float | None
@@ -212,6 +230,18 @@ class FloorBlock(_Block):
     unintended_overlap_rate: Rate
     unintended_overlaps: int
     agent_turns: int
+
+
+class RepairBlock(_Block):
+    """What careful listening cost: the caller's repairs (docs/metrics.md, "Repairs")."""
+
+    episodes: int
+    episodes_with_repairs: int
+    turns_per_episode: float | None
+    seconds_per_episode: float | None
+    share_of_call_time: Rate
+    kinds: dict[str, int]
+    over_budget: int
 
 
 class Tokens(_Block):
@@ -245,6 +275,7 @@ class WorkflowRunSummary(_Run):
     tampered: int = Field(description="Episodes whose trace failed the replay check.")
     workflows: WorkflowsBlock
     floor: FloorBlock | None
+    repairs: RepairBlock | None = None
     usage: UsageBlock
     simulator: SimulatorIdentity | None = None
 

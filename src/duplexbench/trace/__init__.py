@@ -62,6 +62,7 @@ from duplexbench.trace._events import (
     UserYieldedData,
 )
 from duplexbench.trace._io import Recorder, TraceError, read_events, write_events
+from duplexbench.trace._repair_events import RepairKind, UserRepair, UserRepairData
 from duplexbench.trace._replay_events import (
     ReplayCue,
     ReplayCueData,
@@ -121,6 +122,7 @@ __all__ = [
     "LifecycleChanged",
     "LifecycleData",
     "Recorder",
+    "RepairKind",
     "ReplayCue",
     "ReplayCueData",
     "ReplaySegment",
@@ -136,6 +138,8 @@ __all__ = [
     "UserEffectData",
     "UserPlan",
     "UserPlanData",
+    "UserRepair",
+    "UserRepairData",
     "UserUtterance",
     "UserUtteranceData",
     "UserYielded",

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-TRACE_VERSION = "6"
+TRACE_VERSION = "7"
 Actor = Literal["user", "agent", "workbench", "harness"]
 
 

@@ -25,6 +25,7 @@ from duplexbench.trace._floor_events import (
     FloorYield,
     FloorYieldData,
 )
+from duplexbench.trace._repair_events import UserRepair
 from duplexbench.trace._replay_events import ReplayCue, ReplaySegment, ReplayUserStopped
 from duplexbench.trace._workbench_events import (
     ActionBlocked,
@@ -113,6 +114,7 @@ __all__ = [
     "UserEffect",
     "UserPlan",
     "UserPlanData",
+    "UserRepair",
     "UserUtterance",
     "UserUtteranceData",
     "UserYielded",
@@ -306,6 +308,13 @@ class AgentUtteranceData(_Data):
         default_factory=list,
         description="When each word of `text` finished playing (action episodes; may be empty).",
     )
+    unmatched_questions: list[str] = Field(
+        default_factory=list,
+        description="Sentences of this utterance that were a question or request by the "
+        "observer's cues and in which it read no act (or only OTHER): the caller did not "
+        "understand what was asked (failure attribution, docs/metrics.md). Empty in traces "
+        "written before it was recorded.",
+    )
 
     @property
     def cut_short(self) -> bool:
@@ -380,7 +389,8 @@ TraceEvent = Annotated[
     | ReplayCue
     | ReplayUserStopped
     | ConditionSetup
-    | UserEffect,
+    | UserEffect
+    | UserRepair,
     Field(discriminator="type"),
 ]
 EVENT_TYPES: tuple[str, ...] = (
@@ -416,4 +426,5 @@ EVENT_TYPES: tuple[str, ...] = (
     "replay.user_stopped",
     "episode.condition",
     "user.effect",
+    "user.repair",
 )

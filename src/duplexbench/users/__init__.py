@@ -13,13 +13,20 @@ from duplexbench.users._decision import DeciderConfig, FloorMoment
 from duplexbench.users._observer import ActObserver, ObserverConfig, check_observer
 from duplexbench.users._observer.cues import is_question, is_request, sentences
 from duplexbench.users._observer.embedder import DIM, shared_embedder
+from duplexbench.users._observer.repairs import REPAIR_KINDS, is_repair
 from duplexbench.users._observer.rules import NameFinder
 from duplexbench.users._observer.semantic import FEATURES, WEIGHTS_FILE, SlotMatcher, Weights
 from duplexbench.users._observer.slots import Slot, item_actions, item_slots
+from duplexbench.users._observer.unmatched import unmatched_question
 from duplexbench.users._personas import NEUTRAL, PERSONAS, PERSONAS_VERSION, get_persona
 from duplexbench.users._policy import Observation, Plan, UserPolicy
 from duplexbench.users._readback import plain_value
 from duplexbench.users._realization import Realized, Realizer
+from duplexbench.users._repairs import (
+    RepairDesk,
+    RepairTraits,
+    repeat_speed,
+)
 from duplexbench.users._role_card import (
     CallHistory,
     CardLine,
@@ -41,6 +48,7 @@ __all__ = [
     "PERSONAS",
     "PERSONAS_VERSION",
     "POLITE",
+    "REPAIR_KINDS",
     "WEIGHTS_FILE",
     "ActObserver",
     "CallHistory",
@@ -62,6 +70,8 @@ __all__ = [
     "Plan",
     "Realized",
     "Realizer",
+    "RepairDesk",
+    "RepairTraits",
     "RoleCard",
     "Slot",
     "SlotMatcher",
@@ -77,14 +87,17 @@ __all__ = [
     "freeze_caller",
     "get_persona",
     "is_question",
+    "is_repair",
     "is_request",
     "item_actions",
     "item_slots",
     "missing_engine",
     "persona_answers",
     "plain_value",
+    "repeat_speed",
     "role_card",
     "sentences",
     "shared_embedder",
     "simulator_identity",
+    "unmatched_question",
 ]

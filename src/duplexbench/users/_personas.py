@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass
 from typing import Literal, get_args
 
 from duplexbench.speech import SynthesisSettings, VoiceRef, check_pitch
+from duplexbench.values import DEFAULT_SPELLING_STYLE, SpellingStyle
 
 __all__ = [
     "FALLBACKS",
@@ -42,6 +43,9 @@ __all__ = [
 ]
 
 Verbosity = Literal["terse", "plain", "verbose"]
+DEFAULT_SPELLING: SpellingStyle = DEFAULT_SPELLING_STYLE
+"""The neutral (clean-condition) caller's spelling style: the one that survives the
+line best (docs/audio.md, "Spelling through the line")."""
 _NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
@@ -67,6 +71,14 @@ class CallerPersona:
     fallback: str = ""
     """A neural voice that stands in when this persona's engine is missing, and only
     when the run allows it (`--allow-voice-fallback`); "": none (the neural ones)."""
+    repair_budget: int = 3
+    """Repairs of one value (repeat, spell, digits) made before the caller says it has
+    said it already (it still answers: no request is a dead end)."""
+    spelling: SpellingStyle = DEFAULT_SPELLING
+    """How the caller spells a value when asked (phonetic words when asked for them)."""
+    slows_to: float = 1.0
+    """The slowest rate, as a factor of its own speed, the caller goes down to when asked
+    to slow down (1.0: it does not slow down)."""
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -84,11 +96,30 @@ class CallerPersona:
                 f"persona {self.name}: verbosity must be one of "
                 f"{', '.join(get_args(Verbosity))}, got {self.verbosity!r}"
             )
+        self._check_repairs()
         for field in ("interruption_tendency", "backchannel_tendency"):
             value = float(getattr(self, field))
             if not math.isfinite(value) or not 0.0 <= value <= 1.0:
                 raise ValueError(f"persona {self.name}: {field} must be in [0, 1], got {value!r}")
             object.__setattr__(self, field, value)
+
+    def _check_repairs(self) -> None:
+        if not 1 <= self.repair_budget <= MAX_REPAIR_BUDGET:
+            raise ValueError(
+                f"persona {self.name}: repair_budget must be in [1, {MAX_REPAIR_BUDGET}], "
+                f"got {self.repair_budget!r}"
+            )
+        if self.spelling not in get_args(SpellingStyle):
+            raise ValueError(
+                f"persona {self.name}: spelling must be one of "
+                f"{', '.join(get_args(SpellingStyle))}, got {self.spelling!r}"
+            )
+        slows_to = float(self.slows_to)
+        if not math.isfinite(slows_to) or not MIN_SLOWS_TO <= slows_to <= 1.0:
+            raise ValueError(
+                f"persona {self.name}: slows_to must be in [{MIN_SLOWS_TO}, 1], got {slows_to!r}"
+            )
+        object.__setattr__(self, "slows_to", slows_to)
 
     def settings(self) -> SynthesisSettings:
         """The synthesis settings of this caller's clips (speed and pitch; gain 0)."""
@@ -99,11 +130,14 @@ class CallerPersona:
 
 
 NEUTRAL = "neutral"
-PERSONAS_VERSION = 2
+PERSONAS_VERSION = 3
 """The persona table's version, recorded in every audio episode's `episode.condition`
 (`persona.table_version`): 1, flite and espeak-ng for all but two personas; 2, half
-of them on the neural voices `piper:joe` and `hibari:heart` (docs/personas.md).
+of them on the neural voices `piper:joe` and `hibari:heart` (docs/personas.md); 3,
+repair traits: patience (repairs per value), spelling style, slowing down when asked.
 Runs compare only within one version: the same persona name may sound different."""
+MAX_REPAIR_BUDGET = 10
+MIN_SLOWS_TO = 0.5
 
 _Row = tuple[str, str, float, float, Verbosity, float, float, str, str]
 # The fields of CallerPersona in order:
@@ -175,9 +209,44 @@ FALLBACKS = {
 """The robotic personas' stand-in voice (same sex) when flite or espeak-ng is missing
 and the run allows it: the words, rate and turn-taking stay, the accent is lost."""
 
-PERSONAS: dict[str, CallerPersona] = {
-    row[0]: CallerPersona(*row, fallback=FALLBACKS.get(row[0], "")) for row in _TABLE
+_Repairs = tuple[int, SpellingStyle, float]
+REPAIR_TRAITS: dict[str, _Repairs] = {
+    NEUTRAL: (3, DEFAULT_SPELLING, 0.85),
+    "hurried-american": (2, "letters", 0.95),
+    "patient-american": (5, "phonetic", 0.8),
+    "matter-of-fact-american": (3, "words", 0.9),
+    "chatty-scot": (4, "confusable", 0.85),
+    "clipped-american": (2, "letters", 1.0),
+    "polite-british": (4, "phonetic", 0.85),
+    "formal-rp": (4, "phonetic", 0.8),
+    "impatient-scot": (2, "letters", 1.0),
+    "relaxed-caribbean": (4, "confusable", 0.85),
+    "fast-new-yorker": (2, "letters", 0.9),
+    "bright-american": (3, "confusable", 0.9),
+    "easygoing-lancashire": (4, "words", 0.85),
+    "steady-west-midlands": (3, "confusable", 0.9),
+    "soft-spoken-american": (4, "words", 0.85),
+    "brisk-american": (2, "letters", 0.95),
+    "warm-american": (4, "words", 0.85),
 }
+"""Each persona's (repair budget, spelling style, slows_to): impatient callers have
+little patience and spell plain letters; careful ones spell with words (the word
+alphabet, or the phonetic alphabet on the voices that say it well) and slow down more
+(docs/personas.md)."""
+
+
+def _persona(row: _Row) -> CallerPersona:
+    budget, spelling, slows_to = REPAIR_TRAITS[row[0]]
+    return CallerPersona(
+        *row,
+        fallback=FALLBACKS.get(row[0], ""),
+        repair_budget=budget,
+        spelling=spelling,
+        slows_to=slows_to,
+    )
+
+
+PERSONAS: dict[str, CallerPersona] = {row[0]: _persona(row) for row in _TABLE}
 
 
 def get_persona(name: str) -> CallerPersona:

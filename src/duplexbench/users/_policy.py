@@ -26,9 +26,14 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
-from duplexbench.items import ApprovalSpec, DuplexEvent, Fact, RevealRule, WorkflowItem
+from duplexbench.items import DuplexEvent, Fact, WorkflowItem
 from duplexbench.users._observer import ActObserver
+from duplexbench.users._observer.repairs import is_repair
+from duplexbench.users._plan import Plan, Reveal
 from duplexbench.users._readback import ReadbackChecker
+from duplexbench.users._repairs import REPAIR_PLAN_ACTS, RepairDesk, RepairTraits
+
+__all__ = ["EVENT_ACTS", "Observation", "Plan", "Reveal", "Seen", "UserPolicy", "trigger_anchor"]
 
 IDLE_NUDGES = 2
 """Silent agent turns the user nudges before hanging up (`agent_idle`)."""
@@ -86,32 +91,6 @@ def trigger_anchor(
 
 
 @dataclass(frozen=True)
-class Reveal:
-    fact: str
-    slot: str
-    rule: RevealRule
-    because: str
-
-
-@dataclass(frozen=True)
-class Plan:
-    """A semantic user plan: what to say, not how."""
-
-    plan_id: str
-    act: str
-    facts: tuple[str, ...] = ()
-    reveals: tuple[Reveal, ...] = ()
-    event: DuplexEvent | None = None
-    anchor: str = ""
-    approval: ApprovalSpec | None = None
-    revokes: str | None = None
-    slots: tuple[str, ...] = ()
-    """Slots the plan names without revealing them (which one is meant, what is left)."""
-    read_back: tuple[str, ...] = ()
-    """Approve plans: the slots the agent had read back when the user approved."""
-
-
-@dataclass(frozen=True)
 class Observation:
     """What the user noticed during the agent's last turn: acts, tool calls and the
     artifact fields written (`artifact.field`)."""
@@ -145,12 +124,26 @@ class UserPolicy:
         item: WorkflowItem,
         observer: ActObserver | None = None,
         max_answers: int = MAX_ANSWERS,
+        repairs: RepairTraits | None = None,
     ) -> None:
         self.item = item
         self.user = item.user
         self.s = _State()
         self.readback = ReadbackChecker(observer or ActObserver(item))
         self.max_answers = max(1, max_answers)
+        self.repairs = RepairDesk(
+            self.user, self._plan, self._current_version, self._has_said, repairs
+        )
+
+    def fit_caller(self, max_answers: int, repairs: RepairTraits) -> None:
+        """Take on an audio caller's persona: facts per turn and repair behaviour."""
+        self.max_answers = max(1, max_answers)
+        self.repairs.traits = repairs
+
+    @property
+    def rate(self) -> float:
+        """The caller's speech rate now, a factor of its persona's speed."""
+        return self.repairs.rate
 
     @property
     def ended(self) -> bool:
@@ -180,6 +173,9 @@ class UserPolicy:
         first = versions[0] if versions else None
         return first if first is not None and first.reveal != "on_event" else None
 
+    def _has_said(self, slot: str) -> bool:
+        return any(f.id in self.s.revealed for f in self.user.versions(slot))
+
     def _said(self) -> dict[str, Fact]:
         """Slot -> the current version of every fact the user has said."""
         current: dict[str, Fact] = {}
@@ -194,6 +190,7 @@ class UserPolicy:
 
     def _plan(self, plan_id: str, act: str, facts: list[Fact], because: str, **kw: object) -> Plan:
         reveals = tuple(self._reveal(f, because) for f in facts)
+        kw.setdefault("speed", self.repairs.rate)
         return Plan(plan_id, act, tuple(f.id for f in facts), reveals, **kw)  # type: ignore[arg-type]  # kw: Plan's optional fields
 
     def opening(self) -> list[Plan]:
@@ -207,11 +204,17 @@ class UserPolicy:
         self.readback.hear(list(obs.heard), self._said())
         plans = self._fire_events(obs)
         if not any(p.event is not None and p.event.kind in _WITHDRAWING for p in plans):
+            only = bool(obs.acts) and all(is_repair(a) for a in obs.acts) and not obs.tools
+            plans += self.repairs.answer(obs.acts, only, plans)
+            if self.repairs.gave_up:
+                self.s.ended, self.s.end_reason = True, "user_ended"
+                return plans
             plans += self._answer_acts(obs, plans)
         if not plans:
             plans = self._fill(obs)
-        if any(p.act in {"answer", "approve"} for p in plans):
+        if any(p.act in {"answer", "approve", *REPAIR_PLAN_ACTS} for p in plans):
             self.s.idle = 0
+        self.repairs.remember(plans)
         return plans
 
     def _answer_acts(self, obs: Observation, plans: list[Plan]) -> list[Plan]:
@@ -302,7 +305,9 @@ class UserPolicy:
         if self.s.ended:
             return []
         self.readback.hear(list(obs.heard), self._said())
-        return self._fire_events(obs, barge_in_only=True)
+        plans = self._fire_events(obs, barge_in_only=True)
+        self.repairs.remember(plans)
+        return plans
 
     def has_timed_events(self) -> bool:
         return any(

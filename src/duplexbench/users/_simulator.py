@@ -12,7 +12,7 @@ from duplexbench.items import Persona
 from duplexbench.users._observer import ObserverConfig
 from duplexbench.users._policy import MAX_ANSWERS
 
-SIMULATOR_VERSION = "2"
+SIMULATOR_VERSION = "3"
 TERSE_ANSWERS = 1
 
 

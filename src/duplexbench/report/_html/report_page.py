@@ -33,6 +33,7 @@ CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'
 NAV = (
     ("scorecard-section", "Scorecard"),
     ("gates-section", "Gates"),
+    ("attribution-section", "Why wrong"),
     ("taxonomy-section", "Taxonomy"),
     ("frontier-section", "Frontier"),
     ("items-section", "Items"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from duplexbench.report._html.attribution_section import attribution
 from duplexbench.report._html.charts import (
     BarGroup,
     Point,
@@ -123,6 +124,7 @@ def floor(wf: dict[str, Any]) -> str:
     for f in wf["floor"]:
         fl = f["floor"] or {}
         cu = f["correction_uptake"] or {}
+        rp = f.get("repairs") or {}
         rows.append(
             [
                 f["run"],
@@ -130,6 +132,8 @@ def floor(wf: dict[str, Any]) -> str:
                 rate(fl.get("ended_naturally_rate"), n=fl.get("barge_ins")),
                 num(fl.get("median_stop_latency_ms"), fmt_ms(fl.get("median_stop_latency_ms"))),
                 rate(fl.get("unintended_overlap_rate"), n=fl.get("agent_turns")),
+                num(rp.get("turns_per_episode"), fmt_num(rp.get("turns_per_episode"), 2)),
+                num(rp.get("seconds_per_episode"), fmt_num(rp.get("seconds_per_episode"), 1)),
                 rate(cu.get("afa_corrected_fields"), n=cu.get("corrected_fields")),
                 rate(cu.get("afa_other_fields"), n=cu.get("other_fields")),
                 num(cu.get("gap_points"), fmt_num(cu.get("gap_points"), 1)),
@@ -145,12 +149,19 @@ def floor(wf: dict[str, Any]) -> str:
         "ended naturally (not a yield)",
         "median stop latency",
         "unintended overlap rate (agent turns)",
+        "repair turns per episode",
+        "time in repairs per episode (s)",
         "AFA corrected fields",
         "AFA other fields",
         "gap (points)",
         "AV failures with a corrected field wrong",
     )
-    return table(headers, rows, note="Floor control is null on text runs (no floor).")
+    note = (
+        "Floor control is null on text runs (no floor). Repairs: caller turns answering a "
+        "request to repeat, spell, read digits or slow down, and the time from the request "
+        "to the end of the answer (docs/metrics.md, Repairs)."
+    )
+    return table(headers, rows, note=note)
 
 
 def _heat(rows: list[dict[str, Any]], runs: list[str], metric: str, title: str) -> str:
@@ -342,6 +353,7 @@ def misses(wf: dict[str, Any], links: Links, paths: dict[str, str]) -> str:
 def workflow_sections(wf: dict[str, Any], links: Links, paths: dict[str, str]) -> str:
     if not wf["scorecard"]:
         return ""
+    why = attribution(wf)
     return "".join(
         [
             section("scorecard-section", "Workflow scorecard", scorecard(wf)),
@@ -352,7 +364,8 @@ def workflow_sections(wf: dict[str, Any], links: Links, paths: dict[str, str]) -
                 "WS = TS · PV · AC · AV. Failures count episodes failing a gate; "
                 "'only' counts episodes failing that gate alone.",
             ),
-            section("floor-section", "Floor control and correction uptake", floor(wf)),
+            section("floor-section", "Floor control, repairs and correction uptake", floor(wf)),
+            section("attribution-section", "Why fields were wrong", why) if why else "",
             section(
                 "taxonomy-section",
                 "Taxonomy slices",

@@ -1,7 +1,8 @@
 """The viewer's header (who, what, how it ended, the verdict) and score tables.
 
 Workflow episodes show the artifact fields against gold (from result.json,
-plus the ungraded fields of workbench.json) and every gate check; action
+plus the ungraded fields of workbench.json), with the cause of each wrong one
+(failure attribution, docs/metrics.md), and every gate check; action
 episodes show the ActionScore verdicts. Every value is escaped.
 """
 
@@ -117,7 +118,8 @@ def _field_rows(r: EpisodeScore, workbench: dict[str, Any] | None) -> list[str]:
             f'<tr class="{"ok" if f.correct else "bad"}"><td>{_e(f.artifact)}</td>'
             f"<td>{_e(f.field)}</td><td>{_e(value(f.gold))}</td><td>{_e(value(f.predicted))}</td>"
             f"<td>{_e(f.grader)}</td><td>{f.score:g}</td>"
-            f'<td class="mark">{_mark(f.correct)} {_e(", ".join(flags))}</td></tr>'
+            f'<td class="mark">{_mark(f.correct)} {_e(", ".join(flags))}</td>'
+            f'<td class="cause">{_e(f.cause or "")}</td></tr>'
         )
     graded = {(f.artifact, f.field) for f in r.fields}
     artifacts = (workbench or {}).get("artifacts") or {}
@@ -127,7 +129,7 @@ def _field_rows(r: EpisodeScore, workbench: dict[str, Any] | None) -> list[str]:
             if (name, key) not in graded:
                 rows.append(
                     f"<tr><td>{_e(name)}</td><td>{_e(key)}</td><td>—</td><td>{_e(value(val))}</td>"
-                    '<td class="dim">not graded</td><td></td><td></td></tr>'
+                    '<td class="dim">not graded</td><td></td><td></td><td></td></tr>'
                 )
     return rows
 
@@ -149,7 +151,7 @@ def _lifecycles(workbench: dict[str, Any] | None) -> str:
 def _workflow_scores(r: EpisodeScore, workbench: dict[str, Any] | None) -> str:
     head = (
         "<tr><th>artifact</th><th>field</th><th>gold</th><th>agent value</th><th>grader</th>"
-        "<th>score</th><th>correct</th></tr>"
+        "<th>score</th><th>correct</th><th>why wrong</th></tr>"
     )
     rows = _field_rows(r, workbench)
     fields = (
