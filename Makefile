@@ -56,6 +56,7 @@ bench: install
 	taskset -c 0 $(BIN)/python benchmarks/reference_rtf.py
 	$(BIN)/python benchmarks/workers.py
 	$(BIN)/python benchmarks/demo.py
+	$(BIN)/python benchmarks/audio_audit.py
 
 clean:
 	rm -rf $(VENV) runs .mypy_cache .ruff_cache .pytest_cache

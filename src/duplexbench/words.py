@@ -13,7 +13,7 @@ candidates in corpus extraction (`suites/actions/`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable, Sequence
 
 _WORD_CHAR = re.compile(r"[^\W_]")
 """A letter or digit in any script (`\\w` without the underscore)."""
@@ -33,3 +33,15 @@ def word_tokens(text: str | Iterable[str]) -> list[str]:
 def count_words(text: str | Iterable[str]) -> int:
     """How many words `text` (or the token sequence) has."""
     return len(word_tokens(text))
+
+
+def edits(reference: Sequence[Hashable], hypothesis: Sequence[Hashable]) -> int:
+    """Levenshtein distance: the fewest substitutions, deletions and insertions that turn
+    `reference` into `hypothesis` (words for a word error rate, characters for a string)."""
+    previous = list(range(len(hypothesis) + 1))
+    for i, ref in enumerate(reference, 1):
+        current = [i]
+        for j, hyp in enumerate(hypothesis, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ref != hyp)))
+        previous = current
+    return previous[-1]

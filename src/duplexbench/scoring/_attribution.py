@@ -39,6 +39,7 @@ from duplexbench.scoring._fields import Cause, FieldScore
 from duplexbench.scoring._view import EpisodeView
 from duplexbench.trace import AgentUtterance, EpisodeStart
 from duplexbench.values import is_empty, value_to_text, values_match
+from duplexbench.words import edits
 
 CAUSES: tuple[Cause, ...] = get_args(Cause)
 SIMULATOR_CAUSE: Cause = "asked_not_understood"
@@ -67,19 +68,6 @@ def _words(text: str) -> list[str]:
     return [w for w in _SEPARATORS.split(_plain(text)) if w]
 
 
-def edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance (insertions, deletions, substitutions)."""
-    if len(a) < len(b):
-        a, b = b, a
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
-    return previous[-1]
-
-
 def distance(written: str, said: str) -> float:
     """Edits between the two normalized texts over the longer one's length (0.0: equal)."""
     a, b = normalized(written), normalized(said)
@@ -88,7 +76,7 @@ def distance(written: str, said: str) -> float:
         return 0.0
     if abs(len(a) - len(b)) / longest > MISHEARD_MAX_DISTANCE:
         return 1.0  # too far whatever the edits: skip the quadratic count
-    return edit_distance(a, b) / longest
+    return edits(a, b) / longest
 
 
 def value_text(value: Any) -> str:

@@ -54,6 +54,7 @@ from duplexbench.audio import SAMPLE_RATE, Int16Array
 from duplexbench.speech._asr import ASREngine, ASRError, get_asr
 from duplexbench.speech._synthesis import synthesize_checked
 from duplexbench.speech._tts import SpeechUnavailable, SynthesisSettings, TTSError, get_tts
+from duplexbench.words import edits
 
 __all__ = [
     "NEURAL",
@@ -258,14 +259,8 @@ def normalize_words(text: str) -> list[str]:
 
 def word_edits(reference: Sequence[str], hypothesis: Sequence[str]) -> int:
     """Levenshtein distance over words: the fewest substitutions, deletions and insertions
-    that turn `reference` into `hypothesis`."""
-    previous = list(range(len(hypothesis) + 1))
-    for i, ref in enumerate(reference, 1):
-        current = [i]
-        for j, hyp in enumerate(hypothesis, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ref != hyp)))
-        previous = current
-    return previous[-1]
+    that turn `reference` into `hypothesis` (`duplexbench.words.edits`)."""
+    return edits(reference, hypothesis)
 
 
 def word_error_rate(reference: str, hypothesis: str) -> float:
