@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from duplexbench.users import PERSONAS_VERSION
+
 pytestmark = pytest.mark.slow  # two runs of two items x two repetitions; make test-e2e
 
 ITEMS = "form-completion-01,corporate-negotiation-01"
@@ -65,6 +67,6 @@ def test_without_the_robotic_engines_a_run_stops_or_falls_back_when_allowed(
     assert {p["voice"] for p in heard} == {"piper:joe", "hibari:heart"}
     (stood_in,) = [p for p in heard if "fallback_for" in p]
     assert str(stood_in["fallback_for"]).startswith("espeak:")
-    assert all(p["table_version"] == 2 for p in heard)
+    assert all(p["table_version"] == PERSONAS_VERSION for p in heard)
     spec = json.loads((tmp_path / "fallback" / "campaign.json").read_text())
     assert spec["voice_fallback"] is True
