@@ -212,6 +212,14 @@ def test_digit_groups(value: str, pieces: tuple[str, ...]) -> None:
         ("F I R S T underscore L A S T", "FIRST_LAST"),
         ("", ""),
         ("Hmm, okay.", ""),
+        # whisper's full stops between the pieces do not part a digit from its neighbours
+        ("Sure. Peter. Michael. Dash. Free. Five. Five. Four. Dash. Uniform.", "PM-3554-U"),
+        ("Dash. 2. To. 5.", "-225"),
+        # whisper's "Kamma" and "Spass" between spelling words, "within (a cute) accent"
+        ("Apple, Nancy, Kamma, Space, Boston", "AN, B"),
+        ("Apple, Spass, Boston", "A B"),
+        ("Tango, Oscar, Mike, Alpha within acute accent, Sierra", "TOMÁS"),
+        ("Tango, Oscar, Mike, Alpha with a cute accent. Sierra", "TOMÁS"),
     ],
 )
 def test_read_spelled(heard: str, value: str) -> None:

@@ -59,6 +59,8 @@ _PRESUB = (
     (re.compile(r"\bdouble[\s-]?(?:u|you|yu)\b|\bdubb?(?:ya|eya)\b", re.I), " doubleu "),
     (re.compile(r"\bfox[\s-]trot\b", re.I), " foxtrot "),
     (re.compile(r"\b(?:[A-Za-z]\.){2,}(?![A-Za-z])"), lambda m: m.group().replace(".", " ")),
+    (re.compile(r"\bwithin\b", re.I), " with an "),
+    (re.compile(r"\ba cute\b", re.I), " acute "),
 )
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+|\S")
 _LITERAL = {"@": "@", "_": "_", "/": "/", "+": "+", "&": "&", "#": "#"}
@@ -90,6 +92,13 @@ _SOUNDS_LIKE_DIGIT = {
 """Words that are digits next to another digit ("five five five oh one", "2 for 6")."""
 _NEAR = 0.8
 """How close (difflib ratio) an unknown word must be to a phonetic word to count as it."""
+_NEAR_SEPARATORS: dict[tuple[str, ...], str] = {
+    ("kamma",): ",",
+    ("kama",): ",",
+    ("karma",): ",",
+    ("spass",): " ",
+}
+"""Separator names as an ASR mishears them between spelling words ("Kamma, Space")."""
 
 
 @dataclass(frozen=True)
@@ -170,6 +179,14 @@ class _Reader:
     def word(self, i: int) -> str:
         return self.tokens[i].word if i < len(self.tokens) else ""
 
+    def beside(self, i: int, step: int) -> int:
+        """The token next to token `i` (`step` -1 or 1), past the full stops the ASR put
+        between the pieces of a spelling ("Dash. Free. Five.")."""
+        j = i + step
+        while 0 <= j < len(self.tokens) and self.tokens[j].soft:
+            j += step
+        return j
+
     def emit(self, chars: str, token: int, letter: bool = False) -> None:
         for char in chars:
             self.out.extend([char] * self.repeat)
@@ -205,7 +222,7 @@ class _Reader:
     def separator(self, i: int) -> int | None:
         for size in (3, 2, 1):
             words = tuple(self.word(j) for j in range(i, i + size))
-            char = SEPARATOR_WORDS.get(words)
+            char = SEPARATOR_WORDS.get(words) or _NEAR_SEPARATORS.get(words)
             if char is not None:
                 self.emit(char, i)
                 self.domain = self.domain or char == "@"
@@ -252,13 +269,15 @@ class _Reader:
 
     def number(self, i: int) -> int | None:
         word = self.word(i)
-        if self.word(i + 1) in ("times", "time") and not self._numeric(i - 1):
+        if self.word(i + 1) in ("times", "time") and not self._numeric(self.beside(i, -1)):
             return i + 2  # "I've said it four times now": a count, not a digit
         if word.isdigit():
             self.emit(word, i)
         elif word in DIGIT_WORDS:
             self.emit(DIGIT_WORDS[word], i)
-        elif word in _SOUNDS_LIKE_DIGIT and (self._numeric(i - 1) or self._numeric(i + 1)):
+        elif word in _SOUNDS_LIKE_DIGIT and (
+            self._numeric(self.beside(i, -1)) or self._numeric(self.beside(i, 1))
+        ):
             self.emit(_SOUNDS_LIKE_DIGIT[word], i)
         elif word in _TEENS:
             self.emit(_TEENS[word], i)

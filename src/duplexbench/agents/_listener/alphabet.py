@@ -1,11 +1,13 @@
 """Spellings as whisper writes them: the phonetic alphabet and its near misses, a
-caller's lead-in misheard, letters written as words, and the letters most readings of
-one value agree on."""
+caller's lead-in (heard or misheard), alphabet words whisper writes as other words, and
+how clearly a spelling came through."""
 
 from __future__ import annotations
 
 import difflib
 import re
+
+from duplexbench.values import spell
 
 _NATO = [
     "alpha",
@@ -36,8 +38,8 @@ _NATO = [
     "zulu",
 ]
 _PHONETIC = re.compile(
-    r"\b(?:alpha|alfa|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett?e?|kilo|lima|"
-    r"mike|november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiske?y|x-?ray|"
+    r"\b(?:alpha|alfa|bravo|charlie|delta|echo|foxtrot|golf|hotel|juliett?e?|kilo|lima|"
+    r"mike|november|oscar|papa|quebec|romeo|sierra|tango|victor|whiske?y|"
     r"yankee|zulu)\b",
     re.IGNORECASE,
 )
@@ -49,11 +51,6 @@ _JOINED = (
 _LEAD_WORDS = 4
 """The most words a misheard lead-in may take ("Chair of the thing" for "Sure thing")."""
 _FIRST = re.compile(r"^\s*([^,.!?]+)[,.!?]\s*")
-LEAD_START = re.compile(
-    r"^\s*(?:(?:sure(?: thing)?|of course|okay|ok|right|yes|yeah|alright|mm-?hm+|uh-?huh)"
-    r"\b[,.!]?\s*)+",
-    re.IGNORECASE,
-)
 _NEAR_NATO = 0.55
 """How close a word next to phonetic-alphabet words must come to one to be read as it
 ("Tierre, Uniform" -> Sierra, "Romato, Fox-Trot" -> Romeo: whisper's near misses)."""
@@ -79,6 +76,9 @@ _NOT_LETTERS = frozenset(
         "cedilla",
         "ring",
         "stroke",
+        "tilda",
+        "attilda",
+        "atilda",
         "example",
         "double",
         "triple",
@@ -115,6 +115,8 @@ def nato_near(text: str) -> str:
     neighbours); a near "space" or "dash" there is that separator."""
     for pattern, word in _JOINED:
         text = pattern.sub(word, text)
+    if not is_phonetic(text):
+        return text  # the caller's own alphabet ("Michael, Apple" is no "Charlie")
     for _ in range(2):
         text = _nato_pass(text)
     return text
@@ -138,41 +140,6 @@ def _nato_pass(text: str) -> str:
     return "".join(out) + text[last:]
 
 
-def consensus(readings: list[str]) -> str:
-    """The letters most readings agree on, place by place: each reading is aligned to the
-    one closest to all the others, and every place (and every gap) takes the majority
-    ("fatmcstlanos", "faimacasellanos", "fatimacasalanos" -> "fatimacastellanos" needs
-    the letters to be outvoted, so it may not reach it; it never invents a letter no
-    reading has)."""
-    if len(readings) < 3:
-        return readings[0] if readings else ""
-    spine = max(readings, key=lambda r: sum(similarity(r, o) for o in readings))
-    places: list[dict[str, int]] = [{} for _ in spine]
-    gaps: list[dict[str, int]] = [{} for _ in range(len(spine) + 1)]
-    for reading in readings:
-        matcher = difflib.SequenceMatcher(None, spine, reading, autojunk=False)
-        voted_gap = set()
-        for op, i1, i2, j1, j2 in matcher.get_opcodes():
-            for k in range(i1, i2):
-                said = (
-                    reading[j1 + k - i1] if op in ("equal", "replace") and j1 + k - i1 < j2 else ""
-                )
-                places[k][said] = places[k].get(said, 0) + 1
-            if op in ("insert", "replace") and j2 - j1 > i2 - i1:
-                extra = reading[j1 + (i2 - i1) : j2]
-                gaps[i2][extra] = gaps[i2].get(extra, 0) + 1
-                voted_gap.add(i2)
-        for k in range(len(gaps)):
-            if k not in voted_gap:
-                gaps[k][""] = gaps[k].get("", 0) + 1
-    out = []
-    for k in range(len(spine) + 1):
-        out.append(max(gaps[k].items(), key=lambda kv: (kv[1], kv[0] == ""))[0])
-        if k < len(spine):
-            out.append(max(places[k].items(), key=lambda kv: (kv[1], kv[0] == spine[k]))[0])
-    return "".join(out)
-
-
 def _alphabet(word: str) -> bool:
     said = word.lower().replace("-", "")
     return said in _NATO or said in ("alfa", "juliett", "juliette", "whisky", "space", "dash")
@@ -194,7 +161,7 @@ def lead_off(text: str) -> str:
 
 
 def _spelled(word: str) -> bool:
-    return _alphabet(word) or len(word) == 1 or word.isdigit()
+    return _alphabet(word) or len(word) == 1 or any(c.isdigit() for c in word)
 
 
 def letter_sounds(text: str) -> str:
@@ -205,5 +172,128 @@ def letter_sounds(text: str) -> str:
 
 
 def is_phonetic(text: str) -> bool:
-    """Whether a spelling was said in phonetic-alphabet words ("Tango, X-ray, ...")."""
+    """Whether a spelling was said in phonetic-alphabet words ("Tango, Oscar, ..."):
+    two words of it at least that the caller's own alphabet does not have (both have
+    India, Uniform and X-ray)."""
     return len(_PHONETIC.findall(text)) >= 2
+
+
+_HEARD_AS = {
+    "theater": "Peter",
+    "theatre": "Peter",
+    "theaters": "Peter",
+    "calm": "Tom",
+    "came": "King",
+    "kane": "King",
+    "com": "Tom",
+    "wing": "Queen",
+    "spass": "space",
+    "sves": "space",
+    "kamma": "comma",
+    "kama": "comma",
+    "karma": "comma",
+    "romel": "Romeo",
+    "lena": "Lima",
+    "thulu": "Zulu",
+    "fulu": "Zulu",
+}
+"""Words of the spelling alphabets as whisper tiny.en writes them in the piper voice's
+spellings (workflows-mini clean: "theater, Ocean" for "Peter, Ocean", "calm" for "Tom",
+"Kamma, Space" for "comma, space"): read as the word said, inside a spelling only."""
+_HEARD = re.compile(r"\b(" + "|".join(_HEARD_AS) + r")\b", re.IGNORECASE)
+_SPACE_NEAR = re.compile(r"\b[Tt][ -](?:face|base|pace)\b")
+"""Whisper's "T face", "T base" for "space" between spelling words."""
+
+
+_HEARD_PHONETIC = {"health": "Golf", "anki": "Yankee", "yanki": "Yankee", "antie": "Yankee"}
+"""Whisper's words for piper's phonetic alphabet, in a phonetic spelling only."""
+_HEARD_NATO = re.compile(r"\b(" + "|".join(_HEARD_PHONETIC) + r")\b", re.IGNORECASE)
+
+
+def heard_words(text: str, email: bool = False) -> str:
+    """A spelling with whisper's known mishearings of alphabet words put right (not
+    "com" in an email: "example dot com")."""
+    text = _SPACE_NEAR.sub("space", text)
+
+    def put_right(match: re.Match[str]) -> str:
+        word = match.group(1)
+        return word if email and word.lower() == "com" else _HEARD_AS[word.lower()]
+
+    text = _HEARD.sub(put_right, text)
+    if is_phonetic(text):
+        text = _HEARD_NATO.sub(lambda m: _HEARD_PHONETIC[m.group(1).lower()], text)
+    return text
+
+
+_LEAD = re.compile(
+    r"\b(?:sure(?:[ ,]+thing)?|of course|okay|ok|alright|all right|right|yes|yeah|"
+    r"(?:chair|cheer|chir|jour|your)[ ,]*thing|chirping|i'?ll (?:slow down|go slower))\b[.!,]?",
+    re.IGNORECASE,
+)
+_LEAD_REACH = 14
+"""The most words before the end of a caller's lead-in ("That's five times I've said it.
+Sure, I'll slow down. Of course."): a spelling starts after it."""
+
+
+def after_lead(text: str) -> str:
+    """The spelling without what the caller says before it (patience, "I'll slow down",
+    "Sure thing", as whisper may write them); the text as it is if no lead-in is heard."""
+    cut = 0
+    for match in _LEAD.finditer(text):
+        if len(text[: match.end()].split()) > _LEAD_REACH:
+            break
+        cut = match.end()
+    return text[cut:].strip()
+
+
+_ALPHABETS: frozenset[str] = frozenset(
+    w.strip(",.").lower().replace("-", "")
+    for style in ("words", "phonetic")
+    for w in spell("ABCDEFGHIJKLMNOPQRSTUVWXYZ", style).text.split()
+)
+_PLAIN_TOKENS = frozenset(
+    {"space", "dash", "hyphen", "dot", "at", "comma", "underscore", "with", "a", "an", "the"}
+    | {"accent", "acute", "grave", "tilde", "umlaut", "cedilla", "example", "com"}
+    | {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "oh"}
+)
+
+
+def clarity(text: str) -> float:
+    """The share of a spelling's words that are words of a spelling (alphabet words,
+    digits, separator and accent names, single letters): 1.0 when whisper wrote nothing
+    else; lower when it wrote words no alphabet has ("Tandel", "Foxtratt")."""
+    words = [w.lower().replace("-", "") for w in re.findall(r"[^\W_]+(?:-[^\W_]+)*", text)]
+    if not words:
+        return 0.0
+    known = [w in _ALPHABETS or w in _PLAIN_TOKENS or w.isdigit() or len(w) == 1 for w in words]
+    return known.count(True) / len(words)
+
+
+_LOOP = 5
+"""Words in a row that, said three times over, make a transcript whisper's loop ("who is
+the only one who is the only one ...")."""
+
+
+def looped(text: str) -> bool:
+    """Whether whisper fell into a loop writing `text` (the same words over and over)."""
+    words = re.findall(r"[^\W_]+", text.lower())
+    seen: dict[tuple[str, ...], int] = {}
+    for i in range(len(words) - _LOOP + 1):
+        gram = tuple(words[i : i + _LOOP])
+        seen[gram] = seen.get(gram, 0) + 1
+        if seen[gram] >= 3:
+            return True
+    return False
+
+
+_MARKED = re.compile(r"\bwith\b(?:\s+(?:an?|the)\b)?[\s,]*(\w+)", re.IGNORECASE)
+_MARK_WORDS = frozenset(
+    {"acute", "cute", "grave", "tilde", "tilda", "attilda", "atilda", "umlaut", "cedilla"}
+    | {"ring", "circumflex", "caron", "hacek", "macron", "breve", "stroke", "dot"}
+)
+
+
+def mark_lost(text: str) -> bool:
+    """Whether a spelling announced a letter's mark that whisper did not write ("Nancy with
+    Ocean" for "Nancy with the tilde, Ocean"): the letter it read lacks its mark."""
+    return any(m.group(1).lower() not in _MARK_WORDS for m in _MARKED.finditer(text))

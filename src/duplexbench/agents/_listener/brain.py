@@ -48,11 +48,11 @@ VERSION = 1
 ENDPOINT_MS = 1200
 """Silence that ends a caller's turn in audio: longer than the cascade's 700 ms, since a
 spelling pauses between its pieces (`values.SPELL_GAP_MS`, and the voice's own)."""
+HELD_WORDS = 4
+"""The most words of a repair answer read as nothing that may be the start of a spelling
+the cascade cut at a pause."""
 MAX_STREAK = 3
 """Repair-only turns in a row before the listener lets a question come between."""
-MAX_CHECKS = 2
-"""Times a value the ears settled alone is read back to the caller (it corrects a wrong
-one at most twice: docs/simulator.md)."""
 MAX_REASKS = 2
 """Times the same question is asked again before the listener goes on regardless."""
 _REPAIRED: dict[str, How] = {"spell": "spelled", "digits": "digits", "repeat": "repeat"}
@@ -72,7 +72,6 @@ class _State:
     fixes: dict[str, int] = field(default_factory=dict)
     checking: str | None = None
     """The fact whose value was just read back to the caller."""
-    checks: dict[str, int] = field(default_factory=dict)
     readbacks: int = 0
     """Read-backs the caller asked for in a row."""
     awaiting: list[int] | None = None
@@ -163,6 +162,7 @@ class ListenerBrain:
                 transcript=transcript,
                 words=[slot.replace("_", " ")],
                 named_only=opening and fact in self.outline.volunteered,
+                slot=slot,
             )
             if fact not in self.s.order:
                 self.s.order.append(fact)
@@ -201,9 +201,10 @@ class ListenerBrain:
         return text, False
 
     def _partial(self, text: str, plans: list[str]) -> bool:
-        """Audio: a repair answer read as nothing is held once (the cascade ended the
-        turn at a pause inside a spelling); the next part of the same plans joins it."""
-        if not self.audio:
+        """Audio: a short repair answer read as nothing is held once (the cascade ended
+        the turn at a pause inside a spelling); the next part of the same plans joins it.
+        A long one was heard whole, and misheard: waiting would only bring a nudge."""
+        if not self.audio or len(text.split()) > HELD_WORDS:
             return False
         repaired = [p.partition(":")[2] for p in plans if p.partition(":")[0] in _SPELLING]
         for fact in repaired:
@@ -241,21 +242,20 @@ class ListenerBrain:
             return
         slot = self.outline.slot_of(fact)
         versions = set(self.outline.versions(slot))
-        if "confirm" in plans and fact in self.ears.ears:
-            self.ears.ears[fact].checked = True
+        if "confirm" in plans:
+            self.ears.confirmed(fact)
         fixed = {f"fix:{v}" for v in versions}
         self.s.pending = [p for p in self.s.pending if p != "confirm" and p not in fixed]
 
     def _check_turn(self) -> AgentTurn | None:
-        """In audio, read a value the ears settled alone back to the caller ("Just to
-        confirm, the tax id is TX-2895-ZF?"), at most `MAX_CHECKS` times per slot."""
+        """In audio, read a value back to the caller ("Just to confirm, the tax id is
+        TX-2895-ZF?") when the ears have one to check (`Ears.to_check`)."""
         for fact in self.s.order:
             slot = self.outline.slot_of(fact)
             if fact != self._latest(slot) or not self.ears.to_check(fact):
                 continue
-            if self.s.checks.get(slot, 0) >= MAX_CHECKS:
+            if self.ears.propose(fact) is None:
                 continue
-            self.s.checks[slot] = self.s.checks.get(slot, 0) + 1
             self.s.checking = fact
             say = confirm(self.speaker.slot_words(slot), self.speaker.value(slot))
             return AgentTurn(say, tuple(self.filler.rewrites()))

@@ -1,25 +1,38 @@
-"""Careful listening: each caller value heard, its readings, and the repairs it needs.
+"""Careful listening: each caller value heard, its readings, the repairs it needs, and
+when it is read back to the caller.
 
 Every value the caller gives (a fact of an answer, a correction, an event, the
 opening) gets an `Ear` with one reading per time it was heard: `plain` (as said),
 `spelled` / `phonetic` (after "could you spell ...?"), `digits` (after "one digit at
-a time") or `repeat`. A value is settled when
+a time") or `repeat`. Each reading is read alone (`reading.py`): a value is always one
+somebody said, never letters voted together from several readings.
 
-- two readings agree (letters and digits, case-folded), or
-- one reading is well formed and sure, and the field does not need spelling: on the
-  text channel every field; in audio every field but names, codes and emails, which
-  are always spelled until two readings agree (whisper mishears them more than
-  anything else: docs/agents.md), and "sure" means the ASR's confidence is not low
-  (`LOW_LOGPROB`, `HIGH_NO_SPEECH`);
-- or its repairs reached `MAX_REPAIRS`: then the best reading stands (of the
-  well-formed ones, the one closest to all the others: `Ear.ranked`).
+On the text channel a well-formed reading settles the value. In audio:
 
-A record id that finds no record is rejected: the next best reading is tried, else
-the value is listened to again.
+- the caller's answer to a read-back is the truth about the value read back: "yes"
+  settles it for good (it is never asked again), a correction rejects it for good.
+  The caller corrects a slot at most `MAX_FIXES` times (docs/simulator.md); after that
+  its "yes" says nothing, so no value is read back for confirmation any more;
+- names, codes and emails (and words no shape checks: free text, addresses, lists)
+  are spelled, and the best spelling is read back (`Ears.to_check`); whisper tiny.en
+  mishears them more than anything else (docs/agents.md). Plain readings of them stand
+  in only when no spelling was heard;
+- any other value settles at once when it reads as its type and the ASR was sure
+  (`LOW_LOGPROB`, `HIGH_NO_SPEECH`); else it is repaired, and settles when two
+  readings of different audio agree, or is read back (a number's digit-by-digit
+  reading first);
+- with no read-back left, a value settles when two readings of different audio agree
+  (the same words heard twice are one reading: the same audio is misheard the same
+  way), or once its repairs reach `MAX_REPAIRS`, on its best reading.
 
-Otherwise the next repair is, by the field's ear: a spelling, then phonetic words
-(names, codes, emails, choices, free text); the digits one at a time (numbers,
-phones); a repetition (dates, lists, intervals, addresses).
+The best reading (`Ear.ranked`): the value most different readings agree on,
+spellings and digits before plain words, the clearest spelling (`alphabet.clarity`),
+the later. A record id that finds no record is rejected: the next best reading is
+tried, else the value is listened to again.
+
+Repairs vary (`LADDERS`): a caller asked the same way says the same words, which the
+ASR mishears the same way. A spelling, then in phonetic words or, for a code, one
+character at a time, then a spelling again (its lead-in differs: new audio).
 """
 
 from __future__ import annotations
@@ -28,32 +41,34 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from duplexbench.agents._listener.alphabet import consensus, is_phonetic, similarity
+from duplexbench.agents._listener.alphabet import clarity, is_phonetic, looped, mark_lost
 from duplexbench.agents._listener.fields import SPELLED_EARS, Target
 from duplexbench.agents._listener.reading import (
+    ambiguous,
     canonical,
-    from_spelling,
     read_plain,
     read_spelling,
-    spelling_form,
     well_formed,
 )
 from duplexbench.speech import Transcript
 
 How = Literal["plain", "spelled", "phonetic", "digits", "repeat"]
 Repair = Literal["ask", "spelled", "phonetic", "digits", "repeat"]
-MAX_REPAIRS = 3
+MAX_REPAIRS = 5
 """Repairs asked per value before the listener goes on with its best reading."""
+MAX_FIXES = 2
+"""Corrections the caller makes per slot (`users/_readback.py`): past them its "yes" to
+a read-back no longer tells a right value from a wrong one."""
+MAX_PROPOSALS = 2
+"""Times the same value is read back when the caller neither confirms nor corrects it."""
 SPELLED_HOW = ("spelled", "phonetic", "digits")
+SHORT = 0.85
+"""A spelling shorter than this share of the shortest plain reading lost words."""
 AGREED_EARS = (*SPELLED_EARS, "text", "address", "list")
-"""Ears whose values, in audio, are settled only on a full spelling or two readings that
-agree: names, codes and emails (spelled), and words no shape can check (free text,
-addresses, lists), which the ASR gets wrong as readily ("clared cash")."""
-_SHAPED = re.compile(r"e\.g\.\s*[A-Z]")
-_NEAR = 0.75
-_VOTED = 0.9
-"""How close the letter-by-letter vote must stay to the reading it is built on."""
-"""How close the plain words must be to a spelling to stay among a name's readings."""
+"""Ears whose values, in audio, are read back before they are relied on: names, codes
+and emails (spelled), and words no shape can check (free text, addresses, lists), which
+the ASR gets wrong as readily ("clared cash")."""
+_NUMERIC = ("number", "integer", "phone")
 LOW_LOGPROB = -0.8
 """A transcript whose least sure segment has a lower mean token log-probability is
 not trusted. Whisper calls -1.0 low; the short answers of workflows-mini that whisper
@@ -63,21 +78,23 @@ HIGH_NO_SPEECH = 0.6
 """A transcript with a segment more likely than this to hold no speech is not trusted
 (whisper's threshold)."""
 LADDERS: dict[str, tuple[Repair, ...]] = {
-    "name": ("spelled", "repeat", "phonetic"),
-    "names": ("spelled", "repeat", "phonetic"),
-    "code": ("spelled", "digits", "phonetic"),
-    "email": ("spelled", "repeat", "phonetic"),
-    "enum": ("spelled", "repeat", "phonetic"),
-    "text": ("repeat", "spelled", "phonetic"),
-    "address": ("repeat", "spelled", "phonetic"),
-    "list": ("repeat", "repeat", "spelled"),
-    "number": ("digits", "repeat", "digits"),
-    "integer": ("digits", "repeat", "digits"),
-    "phone": ("digits", "repeat", "digits"),
+    "name": ("spelled", "phonetic", "spelled", "digits", "repeat"),
+    "names": ("spelled", "phonetic", "spelled", "repeat", "spelled"),
+    "email": ("spelled", "phonetic", "spelled", "spelled", "phonetic"),
+    "code": ("spelled", "digits", "phonetic", "spelled", "repeat"),
+    "enum": ("spelled", "repeat", "phonetic", "spelled", "repeat"),
+    "text": ("spelled", "phonetic", "spelled", "repeat", "spelled"),
+    "address": ("spelled", "phonetic", "spelled", "repeat", "spelled"),
+    "list": ("spelled", "phonetic", "spelled", "repeat", "spelled"),
+    "number": ("digits", "repeat", "digits", "repeat", "digits"),
+    "integer": ("digits", "repeat", "digits", "repeat", "digits"),
+    "phone": ("digits", "repeat", "digits", "repeat", "digits"),
 }
 """The repairs asked, in order, by ear; the others are said again. Each asks for other
-words than the one before: a caller asked the same way says the same words, and the
-same audio is misheard the same way."""
+words than the one before (module docstring). Never "slow down": the caller would speak
+slower for the rest of the call, and whisper tiny.en drops more words of a slow
+spelling (workflows-mini: "Ocean. Frank. India." for "Sam, Ocean, Frank, India")."""
+_DEFAULT_LADDER: tuple[Repair, ...] = ("repeat", "spelled", "repeat", "phonetic", "repeat")
 
 
 def confident(transcript: Transcript | None) -> bool:
@@ -97,6 +114,29 @@ class Reading:
     text: str
     value: Any
     sure: bool
+    whole: bool = True
+    """A spelling that lost nothing whisper lets us see: no letter's mark left out ("Nancy
+    with Ocean"), not much shorter than the plain words heard."""
+
+    @property
+    def audio(self) -> str:
+        """What was heard, as one piece of evidence: the same words heard again are
+        the same audio, misheard the same way."""
+        return re.sub(r"[^a-z0-9]", "", self.text.casefold())
+
+    @property
+    def careful(self) -> bool:
+        return self.how in SPELLED_HOW
+
+
+@dataclass(frozen=True)
+class Candidate:
+    key: str
+    value: Any
+    support: float
+    """Different readings that gave it (a plain reading of a spelled field: a little)."""
+    spelled: bool
+    whole: bool = True
 
 
 @dataclass
@@ -105,6 +145,7 @@ class Ear:
 
     fact: str
     target: Target
+    slot: str = ""
     readings: list[Reading] = field(default_factory=list)
     asked: list[Repair] = field(default_factory=list)
     settled: bool = False
@@ -113,128 +154,158 @@ class Ear:
     """Values proved wrong (no record has that id, the caller corrected it)."""
     checked: bool = False
     """The caller confirmed the value read back to it, or a record was found by it."""
+    proposed: list[str] = field(default_factory=list)
+    """The values read back to the caller (canonical), in order."""
+    doubtful: bool = False
+    """A value of a shaped field (a number, a date) that did not settle at once: it is
+    read back before it is relied on, as names are."""
 
     @property
     def repairs(self) -> int:
         """Repairs asked (asking again for a value never found is none)."""
         return len([a for a in self.asked if a != "ask"])
 
-    def _key(self, reading: Reading) -> str:
-        return canonical(self.target, reading.value)
+    def _key(self, value: Any) -> str:
+        return canonical(self.target, value)
 
-    def candidates(self) -> list[Reading]:
-        """Readings with a value not proved wrong, well-formed ones if there are any."""
-        read = [
-            r for r in self.readings if r.value is not None and self._key(r) not in self.rejected
-        ]
-        good = [r for r in read if well_formed(self.target, r.value)]
-        return good or read
+    def _weight(self, reading: Reading) -> float:
+        """How much one reading counts for its value: a spelling or the digits one each;
+        plain words of a name, a code or an email little (whisper mishears them), of a
+        number less than its digits, of anything else one if the ASR was sure."""
+        ear = self.target.ear
+        if reading.careful:
+            return 1.0
+        if ear in SPELLED_EARS:
+            return 0.5 if ear == "code" else 0.25
+        if ear in _NUMERIC:
+            return 0.75 if reading.sure else 0.5
+        return 1.0 if reading.sure else 0.75
 
-    def ranked(self) -> list[Any]:
-        """Distinct candidate values, best first: what most readings agree on letter by
-        letter (`reading.consensus`, from three readings on), then the reading closest to
-        all the others (one misheard letter is outvoted), spelled ones before plain ones,
-        later before earlier."""
-        pool = self._trusted(self.candidates())
-        keys = [self._key(r) for r in pool]
+    def _usable(self) -> list[tuple[int, Reading, str]]:
+        """(index, reading, key) of the well-formed readings not proved wrong."""
+        out = []
+        for i, reading in enumerate(self.readings):
+            if reading.value is None or not well_formed(self.target, reading.value):
+                continue
+            key = self._key(reading.value)
+            if key not in self.rejected:
+                out.append((i, reading, key))
+        return out
 
-        def rank(i: int) -> tuple[float, bool, int]:
-            close = sum(similarity(keys[i], k) for j, k in enumerate(keys) if j != i)
-            return (close, pool[i].how != "plain", i)
+    def ranked(self) -> list[Candidate]:
+        """Distinct values heard, well formed and not proved wrong, best first (module
+        docstring)."""
+        seen: set[tuple[str, str]] = set()
+        support: dict[str, float] = {}
+        best: dict[str, tuple[bool, bool, float, int, Any]] = {}
+        """key -> (careful, whole, clarity, index, value) of its best reading."""
+        for i, reading, key in self._usable():
+            if (key, reading.audio) not in seen:
+                seen.add((key, reading.audio))
+                support[key] = support.get(key, 0.0) + self._weight(reading)
+            clear = clarity(reading.text) if reading.careful else 0.0
+            rank = (reading.careful, reading.whole, clear, i)
+            held = best.get(key)
+            if held is None or rank > held[:4]:
+                best[key] = (*rank, reading.value)
+        composite = self._composite()
+        if composite is not None:  # items most spellings agree on: as sure as they are
+            support[composite.key] = max(support.get(composite.key, 0.0), composite.support)
+            best.setdefault(composite.key, (True, True, 1.0, len(self.readings), composite.value))
+        out = [Candidate(k, self._form(k, b[4]), support[k], b[0], b[1]) for k, b in best.items()]
+        out.sort(key=lambda c: (c.support, c.whole, *best[c.key][:4]), reverse=True)
+        return out
 
-        out: dict[str, Any] = {}
-        voted = self._voted(pool)
-        if voted is not None:
-            out[canonical(self.target, voted)] = voted
-        for i in sorted(range(len(pool)), key=rank, reverse=True):
-            out.setdefault(keys[i], self._form(keys[i], pool[i].value))
-        return list(out.values())
-
-    def _trusted(self, pool: list[Reading]) -> list[Reading]:
-        """For a spelled field, its spellings (the plain words only if there are none, or
-        close to one), without a spelling of letters that another holds in order plus
-        some (the ASR drops words of a spelling more often than it adds any; not for
-        codes, whose digits it does repeat); for a number, its digit by digit readings."""
-        spelled = [r for r in pool if r.how in SPELLED_HOW]
-        if self.target.ear in ("number", "integer", "phone") and spelled:
-            digits = {self._key(r) for r in spelled}  # digit by digit beats "$809,70"
-            return [r for r in pool if r.how in SPELLED_HOW or self._key(r) in digits]
-        if self.target.ear not in SPELLED_EARS or not spelled:
-            return pool
-        if self.target.ear == "code":
-            return spelled
-        keys = [self._key(r) for r in spelled]
-        whole = [
-            r
-            for r, key in zip(spelled, keys, strict=True)
-            if not any(len(o) > len(key) and _holds_in_order(o, key) for o in keys)
-        ]
-        near = [  # the plain words, when they are close to a spelling
-            r
-            for r in pool
-            if r.how == "plain" and any(similarity(self._key(r), k) >= _NEAR for k in keys)
-        ]
-        return near + whole
-
-    def _voted(self, pool: list[Reading]) -> Any:
-        """The letter-by-letter consensus of the readings, as a value of the field. Equal
-        readings vote once: the caller asked again says the same words, which the ASR
-        mishears the same way, so they are no second opinion."""
-        forms = [spelling_form(self.target, r.value) for r in pool]
-        if not all(isinstance(f, str) for f in forms):
+    def _composite(self) -> Candidate | None:
+        """A list spelled several times, each time with a slip in another item: each item
+        as most spellings have it (an item somebody spelled). Its support is the least
+        any of its items has; None unless every item has two spellings for it."""
+        if self.target.ear not in ("names", "list"):
             return None
-        distinct = list(dict.fromkeys(str(f) for f in forms))
-        if len(distinct) < 3:
+        lists = [
+            (r, [self._key(v) for v in r.value], r.value)
+            for _, r, _ in self._usable()
+            if r.careful and isinstance(r.value, list)
+        ]
+        heard = {r.audio: (items, value) for r, items, value in lists}
+        if len(heard) < 3:
             return None
-        said = consensus(distinct)
-        spine = max(distinct, key=lambda r: sum(similarity(r, o) for o in distinct))
-        if abs(len(said) - len(spine)) > 1 or similarity(said, spine) < _VOTED:
-            return None  # the readings disagree too much to vote letter by letter
-        voted = from_spelling(self.target, said)
-        return voted if well_formed(self.target, voted) else None
+        sizes = [len(items) for items, _ in heard.values()]
+        size = max(set(sizes), key=sizes.count)
+        rows = [(items, value) for items, value in heard.values() if len(items) == size]
+        picked, least = [], float(len(rows))
+        for place in range(size):
+            votes: dict[str, list[Any]] = {}
+            for items, value in rows:
+                votes.setdefault(items[place], []).append(value[place])
+            key = max(votes, key=lambda k: len(votes[k]))
+            picked.append(votes[key][0])
+            least = min(least, float(len(votes[key])))
+        key = self._key(picked)
+        if key in self.rejected or least < 2:
+            return None
+        return Candidate(key, picked, least, True)
 
     def _form(self, key: str, value: Any) -> Any:
-        """A plain reading's form of the same value when there is one (its capitals)."""
+        """A plain reading's form of the same words when there is one (its capitals: a
+        spelling comes in capitals), not one that only has the same letters ("in voice"
+        for "invoice")."""
         for reading in self.readings:
-            if reading.how == "plain" and reading.value is not None and self._key(reading) == key:
-                return reading.value if well_formed(self.target, reading.value) else value
+            plain = reading.value
+            if (
+                reading.how == "plain"
+                and plain is not None
+                and _words(plain) == _words(value)
+                and well_formed(self.target, plain)
+            ):
+                return plain
         return value
 
     def best(self) -> Any:
+        """The best value heard: the best candidate, else any reading at all."""
         ranked = self.ranked()
-        return ranked[0] if ranked else None
+        if ranked:
+            return ranked[0].value
+        for reading in reversed(self.readings):
+            if reading.value is not None and self._key(reading.value) not in self.rejected:
+                return reading.value
+        return None
 
-    def complete_spelling(self) -> Any:
-        """The latest sure spelling that lost no letter: as long as the plain words heard
-        (less one), or shaped like the field's example (a whisper spelling drops the
-        words it misses, so a short one is incomplete; two plain hearings of a rare name
-        agree on the same mistake, so they do not outweigh it)."""
-        plain = [r for r in self.readings if r.how in ("plain", "repeat") and r.value is not None]
-        longest = max((len(self._key(r)) for r in plain), default=0)
-        for reading in reversed(self.candidates()):
-            if reading.how not in SPELLED_HOW or not reading.sure:
+    def agreed(self) -> Candidate | None:
+        """The best value if two different readings gave it."""
+        ranked = self.ranked()
+        return ranked[0] if ranked and ranked[0].support >= 2 else None
+
+    def proposal(self) -> Candidate | None:
+        """The value to read back now, if one is ready: the best candidate; for a name, a
+        code or an email a whole spelling of it, and for other words a spelling once the
+        plain words were corrected (whisper mishears them again the same way), until
+        the repairs ran out; a number, a date, a choice once it was heard again; never
+        one read back twice already."""
+        careful = self.target.ear in SPELLED_EARS or (
+            bool(self.rejected) and self.target.ear in AGREED_EARS
+        )
+        if self.target.ear not in AGREED_EARS and self.repairs == 0:
+            return None  # an unsure number, date, choice: heard again first
+        for candidate in self.ranked():
+            if self.proposed.count(candidate.key) >= MAX_PROPOSALS:
                 continue
-            if self.target.ear == "code" and _SHAPED.search(self.target.info.description):
-                return reading.value  # candidates are well formed: the example's shape
-            if len(self._key(reading)) >= longest - 1:
-                return self._form(self._key(reading), reading.value)
-        return None
-
-    def agreed(self) -> Any:
-        """A value two readings agree on, or None."""
-        seen: dict[str, Reading] = {}
-        for reading in self.candidates():
-            key = self._key(reading)
-            if key in seen:
-                return self._form(key, reading.value)
-            seen[key] = reading
+            if (
+                self.repairs < MAX_REPAIRS
+                and careful
+                and not (candidate.spelled and candidate.whole)
+            ):
+                return None  # spell it (again) first
+            return candidate
         return None
 
 
-def _holds_in_order(longer: str, shorter: str) -> bool:
-    """Whether `shorter` is `longer` with some characters left out."""
-    letters = iter(longer)
-    return all(c in letters for c in shorter)
+def _words(value: Any) -> str:
+    items = value if isinstance(value, list) else [value]
+    return "|".join(" ".join(str(v).casefold().split()) for v in items)
+
+
+_INITIAL_DOT = re.compile(r"^([a-z])\.[a-z]")
 
 
 class Ears:
@@ -243,6 +314,8 @@ class Ears:
     def __init__(self, audio: bool, year: int = 2026) -> None:
         self.audio, self.year = audio, year
         self.ears: dict[str, Ear] = {}
+        self.fixes: dict[str, int] = {}
+        """Slot -> corrections the caller made to values read back or stated."""
 
     def hear(
         self,
@@ -254,38 +327,111 @@ class Ears:
         transcript: Transcript | None,
         words: list[str],
         named_only: bool = False,
+        slot: str = "",
     ) -> Ear:
         """Add one reading of `fact` from `text`; `named_only` (the opening, which may
         mention a value in passing): read it only where it is named, else ask for it."""
         ear = self.ears.get(fact)
-        if ear is None or (how == "plain" and ear.settled):
-            rejected = set() if ear is None else ear.rejected
-            ear = self.ears[fact] = Ear(fact, target, rejected=rejected)  # told afresh
+        if ear is None:
+            ear = self.ears[fact] = Ear(fact, target, slot or fact)
+        if ear.checked:
+            return ear  # the caller confirmed it: nothing heard later changes it
+        sure, whole = confident(transcript), True
         if how in ("plain", "repeat"):
             value = read_plain(target, text, self.year, words, named_only)
             text = text if value is not None or not named_only else ""
+            sure = sure and not ambiguous(target, text)
         else:
             value = read_spelling(target, text, self.year)
-            how = "phonetic" if how == "spelled" and is_phonetic(text) else how
-        ear.readings.append(Reading(how, text, value, confident(transcript)))
+            if how == "spelled" and is_phonetic(text):
+                how = "phonetic"
+            value = self._dotted(ear, value)
+            whole = not mark_lost(text) and not self._short(ear, value)
+        if looped(text):
+            value = None  # whisper wrote the same words over and over
+        ear.readings.append(Reading(how, text, value, sure, whole))
         self._settle(ear)
         return ear
 
+    @staticmethod
+    def _short(ear: Ear, value: Any) -> bool:
+        """A spelling of a name or an email much shorter than the plain words heard
+        (whisper drops the words of a spelling it misses: "George.apple. David." for
+        g.adeyemi)."""
+        if value is None or ear.target.ear not in ("name", "email"):
+            return False
+        plain = [
+            len(canonical(ear.target, r.value))
+            for r in ear.readings
+            if not r.careful and r.value is not None and well_formed(ear.target, r.value)
+        ]
+        return bool(plain) and len(canonical(ear.target, value)) < SHORT * min(plain)
+
+    @staticmethod
+    def _dotted(ear: Ear, value: Any) -> Any:
+        """An email spelled with its dots elsewhere than after the initial the plain words
+        had it after ("g.adamie at example.com", spelled "George. Apple. David. ..." or
+        "Golf.Alpha.Delta"): whisper writes the spoken "dot" between two letters as a full
+        stop, and its full stops between letters as dots."""
+        if ear.target.ear != "email" or not isinstance(value, str) or "@" not in value:
+            return value
+        name, _, domain = value.partition("@")
+        initials = {
+            m.group(1)
+            for r in ear.readings
+            if not r.careful and isinstance(r.value, str)
+            if (m := _INITIAL_DOT.match(r.value)) is not None
+        }
+        bare = name.replace(".", "")
+        if len(bare) < 3 or bare[0] not in initials or name == f"{bare[0]}.{bare[1:]}":
+            return value
+        return f"{bare[0]}.{bare[1:]}@{domain}"
+
+    def checks_left(self, ear: Ear) -> bool:
+        """Whether the caller still tells a wrong value read back from a right one."""
+        return self.audio and self.fixes.get(ear.slot, 0) < MAX_FIXES
+
     def _settle(self, ear: Ear) -> None:
+        ear.value = ear.best()
+        if ear.checked:
+            ear.settled = True
+            return
         last = ear.readings[-1]
-        must_spell = self.audio and ear.target.ear in AGREED_EARS
-        if must_spell:
-            found = ear.complete_spelling()
-            found = found if found is not None else ear.agreed()
+        at_once = (
+            last.value is not None
+            and last.sure
+            and well_formed(ear.target, last.value)
+            and self._key(ear, last.value) not in ear.rejected
+        )
+        if not self.audio:  # the words themselves: a well-formed value is the value
+            ear.settled = at_once or ear.repairs >= MAX_REPAIRS
+            ear.value = last.value if at_once else ear.value
+            return
+        if ear.target.ear not in AGREED_EARS and not ear.doubtful:
+            if at_once and len(ear.readings) == 1:
+                ear.settled, ear.value = True, last.value
+                return
+            ear.doubtful = True
+        agreed = ear.agreed()
+        if agreed is not None and not (self.checks_left(ear) and ear.target.ear in AGREED_EARS):
+            ear.settled, ear.value = True, agreed.value
         else:
-            sure = last.value is not None and well_formed(ear.target, last.value) and last.sure
-            found = ear.agreed() if ear.agreed() is not None or not sure else last.value
-        if found is not None:
-            ear.settled, ear.value = True, found
-        elif ear.repairs >= MAX_REPAIRS:
-            ear.settled, ear.value = True, ear.best()
-        else:
-            ear.value = ear.best()
+            ear.settled = ear.repairs >= MAX_REPAIRS and not self.to_check(ear.fact)
+
+    @staticmethod
+    def _key(ear: Ear, value: Any) -> str:
+        return canonical(ear.target, value)
+
+    def confirmed(self, fact: str) -> None:
+        """The caller said "yes" to the value read back: it is right (while the caller
+        still corrects wrong ones)."""
+        ear = self.ears.get(fact)
+        if ear is None or not ear.proposed:
+            return
+        if self.checks_left(ear) or not self.audio:
+            key = ear.proposed[-1]
+            value = next((c.value for c in ear.ranked() if c.key == key), ear.value)
+            ear.checked, ear.settled, ear.value = True, True, value
 
     def give_up(self, fact: str) -> None:
         """The caller could not repair it ("I haven't given you that"): go on."""
@@ -294,10 +440,26 @@ class Ears:
             ear.settled, ear.value = True, ear.best()
 
     def reject(self, fact: str) -> None:
-        """The caller said the value read back was wrong: never settle on it again."""
+        """The caller said the value stated was wrong: never settle on it again."""
         ear = self.ears.get(fact)
-        if ear is not None and ear.value is not None:
-            ear.rejected.add(canonical(ear.target, ear.value))
+        if ear is None:
+            return
+        self.fixes[ear.slot] = self.fixes.get(ear.slot, 0) + 1
+        if ear.value is not None:  # what was stated: the value read back, or written
+            ear.rejected.add(self._key(ear, ear.value))
+        ear.checked = ear.settled = False
+        ear.doubtful = True
+        ear.value = ear.best()
+
+    def propose(self, fact: str) -> Any:
+        """The value to read back for `fact` now (counted), or None."""
+        ear = self.ears.get(fact)
+        candidate = ear.proposal() if ear is not None else None
+        if ear is None or candidate is None:
+            return None
+        ear.proposed.append(candidate.key)
+        ear.value = candidate.value
+        return candidate.value
 
     def doubt(self, fact: str) -> Any:
         """The value proved wrong (no record has that id): the next best reading, if any
@@ -306,19 +468,21 @@ class Ears:
         ear = self.ears.get(fact)
         if ear is None or ear.value is None:
             return None
-        ear.rejected.add(canonical(ear.target, ear.value))
+        ear.rejected.add(self._key(ear, ear.value))
+        ear.checked = False
         ranked = ear.ranked()
         if ranked:
-            ear.settled, ear.value = True, ranked[0]
-            return ranked[0]
+            ear.settled, ear.value = True, ranked[0].value
+            return ranked[0].value
         ear.settled = ear.repairs >= MAX_REPAIRS
         ear.value = None
         return None
 
     def next_repair(self, fact: str) -> Repair | None:
-        """The repair to ask for `fact` now (and count it), or None if it is settled."""
+        """The repair to ask for `fact` now (and count it), or None if it is settled or
+        a value is ready to be read back."""
         ear = self.ears.get(fact)
-        if ear is None or ear.settled:
+        if ear is None or ear.settled or self.to_check(fact):
             return None
         if ear.repairs >= MAX_REPAIRS:
             ear.settled, ear.value = True, ear.best()
@@ -326,26 +490,26 @@ class Ears:
         if not any(r.text for r in ear.readings) and "ask" not in ear.asked:
             ear.asked.append("ask")  # mentioned in passing, not found: ask for it
             return "ask"
-        ladder = LADDERS.get(ear.target.ear, ("repeat", "repeat", "repeat"))
+        ladder = LADDERS.get(ear.target.ear, _DEFAULT_LADDER)
         repair: Repair = ladder[min(ear.repairs, len(ladder) - 1)]
         ear.asked.append(repair)
         return repair
 
     def to_check(self, fact: str) -> bool:
-        """In audio, a value settled by the ears alone (a name, a code, an email, words no
-        shape checks) is read back to the caller before the listener relies on it."""
+        """Whether a value of `fact` is to be read back to the caller now: in audio, a
+        spelled (or doubtful) value not yet confirmed, while the caller still corrects."""
         ear = self.ears.get(fact)
-        return (
-            self.audio
-            and ear is not None
-            and ear.settled
-            and not ear.checked
-            and ear.value is not None
-            and ear.target.ear in AGREED_EARS
-        )
+        if ear is None or ear.checked or not self.audio or not self.checks_left(ear):
+            return False
+        if ear.settled and ear.target.ear not in AGREED_EARS and not ear.doubtful:
+            return False  # settled at once: sure and well formed
+        if ear.target.ear not in AGREED_EARS and ear.agreed() is not None:
+            return False  # two readings agree on a number, a date
+        return ear.proposal() is not None
 
     def unsettled(self) -> list[str]:
-        return [f for f, ear in self.ears.items() if not ear.settled]
+        """Facts that need a repair now (not settled, nothing to read back)."""
+        return [f for f, ear in self.ears.items() if not ear.settled and not self.to_check(f)]
 
     def value(self, fact: str) -> Any:
         ear = self.ears.get(fact)

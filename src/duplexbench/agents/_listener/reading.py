@@ -16,7 +16,8 @@ import re
 from typing import Any
 
 from duplexbench.agents._listener.alphabet import (
-    LEAD_START,
+    after_lead,
+    heard_words,
     lead_off,
     letter_sounds,
     nato_near,
@@ -32,18 +33,15 @@ from duplexbench.agents._reference.understand import (
 from duplexbench.values import parse_number, phone_digits, read_spelled, split_items
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\.\.\.+\s*")
-_LEAD_IN = re.compile(
-    r"^(?:(?:sure(?: thing)?|of course|okay|ok|right|yes|yeah|alright|mm-?hm+|uh-?huh|hmm+)"
-    r"[.!,]?\s*)+$"
-    r"|^(?:i'?ve said it|that'?s) .*\btimes?\b.*$",
-    re.IGNORECASE,
-)
-"""A sentence before a spelling that is no part of it ("Sure thing.", "Mm-hm, okay.")."""
 _EXTRA = re.compile(
     r"^(?:[,;:\-\s]+|(?:(?:it|that|they)\s+)?(?:should|would|will|must)\s+be\b\s*"
-    r"|no[,.]\s*|(?:actually|anyway|well|to be|now|oh|so|and|wait|sorry|i said)\b[,.:]?\s*)+",
+    r"|no[,.]\s*|(?:actually|anyway|well|to be|now|oh|so|and|wait|sorry|i said)\b[,.:]?\s*"
+    r"|(?:that'?s\s+)?not (?:right|correct)\b[,.]?\s*"
+    r"|the [a-z' ]{1,40}? (?:is|are|as)\s+(?=\S))+",
     re.IGNORECASE,
 )
+"""What comes before a value, also in a correction of one read back ("That's not right,
+the payment type is invoice.": the field named by another name)."""
 _SAID_AGAIN = re.compile(r"\bi mean\b[,.]?\s*(?:yes\b[,.]?\s*)?", re.IGNORECASE)
 _EXTRA_TAIL = re.compile(r"[,\s]+(?:now|actually|please|instead|then)[.!]?\s*$", re.IGNORECASE)
 _EMAIL = re.compile(r"[^\W_][\w.%+\-]*@[\w\-]+(?:\.[\w\-]+)+")
@@ -53,6 +51,7 @@ _SAID_MARKS = (
     (re.compile(r"\s+underscore\s+"), "_"),
     (re.compile(r"\s+(?:dash|hyphen)\s+"), "-"),
 )
+_DIGIT = re.compile(r"\d")
 _NAME = re.compile(r"[^\W\d_][\w .'&\-]*", re.UNICODE)
 _SHAPE = re.compile(r"e\.g\.\s*([A-Z0-9]+(?:-[A-Z0-9]+)+|[A-Z]+\d+[A-Z0-9]*)\b")
 _ORDINAL = re.compile(
@@ -60,6 +59,12 @@ _ORDINAL = re.compile(
 )
 _CAPITALISED = re.compile(r"[^\W\d_a-z][^\W\d_]*(?:[\s\-'][^\W\d_a-z][^\W\d_]*)+")
 """A name of two or more capitalised words ("Tomás Quiñones")."""
+_CLOCK = (
+    (re.compile(r"(\d)\s*p(?:g|\s+them)(?![a-z])", re.IGNORECASE), r"\1 pm"),
+    (re.compile(r"(\d)\s*a(?:g|\s+them)(?![a-z])", re.IGNORECASE), r"\1 am"),
+)
+"""Whisper's "2pg", "2p them" for "2 pm" (piper's "p m" misheard)."""
+_PHONE_DIGITS = 10
 _FUZZY = 0.75
 """How close heard words must come to a choice to read as it ("euro" for "EUR")."""
 
@@ -108,6 +113,18 @@ def read_plain(
     return None
 
 
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def ambiguous(target: Target, text: str) -> bool:
+    """A plain answer holding two numbers where one is wanted ("$1,700, $10." for "one
+    thousand seven hundred ten dollars"): not to be trusted."""
+    if target.ear not in ("number", "integer"):
+        return False
+    said = [n.replace(",", "") for n in _NUMBER.findall(text)]
+    return len(set(said)) > 1
+
+
 def read_as(target: Target, text: str, year: int) -> Any:
     info, ear = target.info, target.ear
     body = _trim(text)
@@ -117,6 +134,8 @@ def read_as(target: Target, text: str, year: int) -> Any:
         return choose(body, info.choices)
     if ear in ("list", "names"):
         return read_list(body)
+    if ear == "interval":
+        body, text = clock_words(body), clock_words(text)
     if ear in ("number", "integer", "phone", "date", "interval"):
         found = parse_value(info, body, year)
         return found if found is not None else parse_value(info, text, year)
@@ -144,18 +163,17 @@ def read_list(text: str) -> list[str] | None:
 
 def read_spelling(target: Target, text: str, year: int) -> Any:
     """The value of a spelled (or digit by digit) answer, or None."""
-    said_parts = sentences(text)
-    leads = [i for i, s in enumerate(said_parts) if _LEAD_IN.match(s)]
-    parts = said_parts[leads[-1] + 1 :] if leads else said_parts  # the spelling follows
-    if not parts:
+    email = target.ear == "email"
+    heard = heard_words(after_lead(text), email)
+    if not heard:
         return None
+    spoken = heard
+    if heard == heard_words(text.strip(), email):
+        spoken = lead_off(heard)  # no lead-in heard: it may have been misheard
+    parts = [heard]
     ear, info = target.ear, target.info
     if ear in ("date", "interval"):
-        return parse_value(info, " ".join(parts), year)
-    joined = " ".join(parts)
-    spoken = LEAD_START.sub("", joined)
-    if spoken == joined and not leads:
-        spoken = lead_off(spoken)  # no lead-in heard: it was misheard
+        return parse_value(info, clock_words(" ".join(parts)), year)
     said = read_spelled(nato_near(letter_sounds(spoken) if ear == "code" else spoken))
     if not said:
         return None
@@ -180,6 +198,13 @@ def read_spelling(target: Target, text: str, year: int) -> Any:
     if target.lower or ear == "text":
         return said.lower()
     return said.title()
+
+
+def clock_words(text: str) -> str:
+    """Times as whisper may write them ("2pg") as times ("2 pm")."""
+    for pattern, repl in _CLOCK:
+        text = pattern.sub(repl, text)
+    return text
 
 
 def choose(text: str, choices: tuple[str, ...]) -> str | None:
@@ -211,7 +236,36 @@ def _code(said: str, description: str, record_id: bool = False) -> str | None:
     compact = re.sub(kept, "", said).upper().strip("-")
     if sum(c.isalnum() for c in compact) < 2:
         return None
+    example = _SHAPE.search(description)
+    if example is not None:
+        compact = conform(compact, example.group(1))
     return spelled_identifier(compact, description) or compact
+
+
+_AS_DIGIT = {"A": "8", "O": "0", "I": "1"}
+_AS_LETTER = {v: k for k, v in _AS_DIGIT.items()}
+_MAX_SWAPS = 2
+
+
+def conform(code: str, example: str) -> str:
+    """A code heard with as many characters as the field's example, a letter where the
+    example has a digit or the other way round put right where whisper confuses them
+    (a spoken 8 written "A" next to letters, O and 0, I and 1); at most two."""
+    bare, shape = code.replace("-", ""), example.replace("-", "")
+    if len(bare) != len(shape):
+        return code
+    out, swaps = [], 0
+    for have, want in zip(bare, shape, strict=True):
+        swap = (_AS_DIGIT if want.isdigit() else _AS_LETTER).get(have)
+        if have.isdigit() != want.isdigit() and swap is not None:
+            out.append(swap)
+            swaps += 1
+        else:
+            out.append(have)
+    if swaps == 0 or swaps > _MAX_SWAPS:
+        return code
+    fixed = iter(out)
+    return "".join(c if c == "-" else next(fixed) for c in code)
 
 
 def _letters(text: str) -> str:
@@ -229,27 +283,6 @@ def canonical(target: Target, value: Any) -> str:
     return _letters(str(value))
 
 
-def spelling_form(target: Target, value: Any) -> Any:
-    """A reading as letters to vote on: lower case, one space between words (codes in
-    capitals, names of a list between commas); anything but text as it is."""
-    if isinstance(value, list) and target.ear == "names":
-        value = ", ".join(str(v) for v in value)
-    if not isinstance(value, str) or target.ear not in ("name", "names", "code", "email", "text"):
-        return value
-    said = " ".join(value.split())
-    return said.upper() if target.ear == "code" else said.lower()
-
-
-def from_spelling(target: Target, said: str) -> Any:
-    """A voted spelling as the field's value (a name in capitalised words)."""
-    said = " ".join(said.split())
-    if target.ear == "names":
-        return [n.strip().title() for n in said.split(",") if n.strip()]
-    if target.ear == "name" and not target.lower:
-        return said.title()
-    return said
-
-
 def well_formed(target: Target, value: Any) -> bool:
     """Whether a reading has the shape of the field's values."""
     if value is None or value in ("", []):
@@ -259,10 +292,11 @@ def well_formed(target: Target, value: Any) -> bool:
         return bool(_EMAIL.fullmatch(str(value)))
     if ear == "name":
         text = str(value)
-        return bool(_NAME.fullmatch(text)) and len(text.split()) <= 6
+        return bool(_NAME.fullmatch(text)) and len(text.split()) <= 6 and not _DIGIT.search(text)
     if ear == "names":
         return isinstance(value, list) and all(
-            bool(_NAME.fullmatch(str(v))) and len(str(v).split()) <= 4 for v in value
+            bool(_NAME.fullmatch(str(v))) and len(str(v).split()) <= 4 and not _DIGIT.search(str(v))
+            for v in value
         )
     if ear == "code":
         example = _SHAPE.search(target.info.description)
@@ -273,6 +307,8 @@ def well_formed(target: Target, value: Any) -> bool:
         return value in target.info.choices
     if ear == "interval":  # "2-3" lost its "pm": say it again
         return isinstance(value, str) and ":" in value
+    if ear == "phone":  # "555-851-5": whisper dropped the last digits
+        return len(phone_digits(str(value))) == _PHONE_DIGITS
     return True
 
 
