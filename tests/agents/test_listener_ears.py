@@ -178,6 +178,8 @@ def test_shapes_whisper_breaks_are_read_or_refused() -> None:
 def test_whispers_loops_and_lost_marks_are_seen() -> None:
     assert looped("He is the only one who is the only one who is the only one who is")
     assert not looped("Sam, Ocean, Frank, India, Apple, Sam, Ocean, Frank")
+    mateo = "Michael, Apple, Tom, Edward, Ocean, space"  # three Mateos in a list: no loop
+    assert not looped(f"{mateo}, David, Edward, comma, {mateo}, Charles, comma, {mateo}, Frank")
     assert mark_lost("Queen, Uniform, India, Nancy with Ocean, Nancy")
     assert not mark_lost("Nancy with the Tilda, Ocean") and not mark_lost("Alpha within acute")
     assert clarity("Apple, Boston, dash, 4") == 1.0 and clarity("Tandel, Apple") == 0.5
@@ -337,3 +339,86 @@ def test_a_record_id_that_finds_nothing_gives_way_to_the_next_reading() -> None:
     hear(ears, "r", rid, "Chair thing, Romeo, Foxtrot. 9, 9, 9, 9, 8.", "spelled")
     assert ears.value("r") == "RF99998"
     assert ears.doubt("r") == "RF9998"
+
+
+SKILLS = target("core_skills", "list", "Skills the candidate brings, most important first")
+
+
+def test_a_list_of_words_is_read_item_by_item_over_every_reading() -> None:
+    """workflows-v2 interviewing-04: "spreadsheets" heard as "preach it" in the plain
+    words (corrected), "scheduling" spelled without its S; each item as most of the
+    readings of different audio have it."""
+    ears = Ears(audio=True)
+    hear(ears, "s", SKILLS, "Preach it, then negotiation, then scheduling, then public speaking.")
+    assert ears.propose("s") == ["preach it", "negotiation", "scheduling", "public speaking"]
+    ears.reject("s")
+    said = "No, the core skills are spreadsheets, then negotiation, then scheduling, then "
+    hear(ears, "s", SKILLS, said + "public speaking.")
+    assert ears.value("s") == ["spreadsheets", "negotiation", "scheduling", "public speaking"]
+    assert not ears.to_check("s")  # plain words after a correction: spelled first
+    letters = ", comma, space, ".join(
+        ", ".join("space" if c == " " else c for c in item)
+        for item in ("spreadsheets", "negotiation", "cheduling", "public speaking")
+    )
+    hear(ears, "s", SKILLS, f"Sure. {letters}", "spelled")
+    assert ears.propose("s") == ["spreadsheets", "negotiation", "scheduling", "public speaking"]
+
+
+def test_an_emails_spoken_dot_is_read_where_whisper_wrote_a_full_stop() -> None:
+    """workflows-v2 coordination-scheduling-02: "India, dot, Tom, ..." heard as "India.
+    Tom"; the phonetic "India, dot, Tango" as "India, D. Tando"."""
+    said = "Of course, India. Tom Henry, Ocean, Robert, Violet, Apple, London, David, Sam, "
+    said += "Edward, Nancy, at example.com."
+    assert read_spelling(EMAIL, said, 2026) == "i.thorvaldsen@example.com"
+    said = "Sure thing, India, D. Tango, Hotel, Oscar, Romeo, Victor, Alpha, Lima, Delta, "
+    said += "Sierra, Echo, November, at example.com."
+    assert read_spelling(EMAIL, said, 2026) == "i.thorvaldsen@example.com"
+    # a spelling with a full stop after every word: those stops are no dots
+    said = "Sure. India. Dot. Tom. Henry. Ocean. At example. Com."
+    assert read_spelling(EMAIL, said, 2026) == "i.tho@example.com"
+
+
+def test_a_long_number_is_read_back_even_when_the_asr_was_sure() -> None:
+    """workflows-v2 form-completion-05: "139915 dollars." heard, sure, as "$139,950."."""
+    money = target("insurance_coverage", "number", "Insurance coverage in dollars")
+    ears = Ears(audio=True)
+    ears.hear("c", money, "$139,950.", how="plain", transcript=transcript("x", -0.58), words=[])
+    assert not ears.ears["c"].settled and ears.to_check("c")
+    assert ears.propose("c") == 139950
+    ears.reject("c")
+    assert ears.next_repair("c") == "digits"
+    hear(ears, "c", money, "Sure. 1 3 9, 9 1 5.", "digits")
+    assert ears.propose("c") == 139915
+    short = Ears(audio=True)
+    assert hear(short, "n", COUNT, "It's 417.").settled and not short.to_check("n")
+
+
+def test_a_phone_heard_with_a_digit_too_many_or_too_few_is_reconciled() -> None:
+    """workflows-v2 procurement-10: 555-977-9040 heard as "555-977-940" (twice),
+    "555-9777-9040" (its digits) and "5, 5, 5, 5, Dash, ..." (spelled)."""
+    phone = target("contact_phone", "string", "Phone number of the contact")
+    ears = Ears(audio=True)
+    hear(ears, "p", phone, "Let me see, 555-977-940.")
+    hear(ears, "p", phone, "Of course, 555-9777-9040", "digits")
+    assert ears.ears["p"].ranked() == []  # one reading explains each ten digits
+    hear(ears, "p", phone, "Sure, 5, 5, 5, 5, Dash, 9, 7, 7, Dash, 9, 0, 4, 0.", "spelled")
+    hear(ears, "p", phone, "It's 555-977-940")
+    best = ears.ears["p"].ranked()[0]
+    assert best.value == "555-977-9040" and best.support == 4
+
+
+def test_a_spelled_item_that_lost_letters_gives_way_to_the_words_heard_and_back() -> None:
+    """workflows-v2 record-preparation-02: "signed contract" heard as "sign contract"
+    twice, "site survey" spelled as "site surve"."""
+    items = target("evidence_items", "list", "Evidence items for the case file")
+    ears = Ears(audio=True)
+    hear(ears, "e", items, "Photographs, then site survey, then sign contract.")
+    hear(ears, "e", items, "No, the evidence items is photographs, site survey, sign contract.")
+    letters = ", comma, space, ".join(
+        ", ".join("space" if c == " " else c for c in item)
+        for item in ("photographs", "site surve", "signed contract")
+    )
+    hear(ears, "e", items, f"Sure. {letters}", "spelled")
+    best = ears.ears["e"].ranked()[0]
+    assert best.value == ["photographs", "site survey", "signed contract"]
+    assert best.support == 3

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from duplexbench.agents import AgentTurn, ScriptedAgent
+from duplexbench.items._suite import load_suite
+from duplexbench.suites._package import DATA
 from duplexbench.trace._events import UserUtterance
 from duplexbench.users._policy import Observation, UserPolicy
 from support.fixtures import fixture_item
@@ -76,3 +78,15 @@ def test_the_latest_statement_of_a_value_counts() -> None:
     heard = ("Here is what I have: supplier X, quantity 7,", "Just to confirm, the quantity is 10?")
     obs = Observation(t_ms=0, acts=("CONFIRM:quantity",), agent_spoke=True, heard=heard)
     assert [p.plan_id for p in policy.react(obs)] == ["confirm"]
+
+
+def test_a_record_value_is_checked_in_the_value_stated_not_the_field_name() -> None:
+    """workflows-v2 customer-service-10: the caller said yes to "the paperless billing
+    is aprilus?" (its value "paperless" is in the field's name)."""
+    item = next(i for i in load_suite(DATA / "workflows-v2").items if i.id == "customer-service-10")
+    policy = UserPolicy(item)
+    asked(policy, "paperless_billing")
+    wrong = "Just to confirm, the paperless billing is aprilus?"
+    assert plans_after(policy, wrong, "CONFIRM:paperless_billing") == ["fix:paperless_billing"]
+    right = "Just to confirm, the paperless billing is paperless?"
+    assert plans_after(policy, right, "CONFIRM:paperless_billing") == ["confirm"]

@@ -61,6 +61,7 @@ _PRESUB = (
     (re.compile(r"\b(?:[A-Za-z]\.){2,}(?![A-Za-z])"), lambda m: m.group().replace(".", " ")),
     (re.compile(r"\bwithin\b", re.I), " with an "),
     (re.compile(r"\ba cute\b", re.I), " acute "),
+    (re.compile(r"\bwith\s+at+ild[ae]\b", re.I), " with a tilde "),
 )
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+|\S")
 _LITERAL = {"@": "@", "_": "_", "/": "/", "+": "+", "&": "&", "#": "#"}

@@ -185,6 +185,11 @@ _HEARD_AS = {
     "calm": "Tom",
     "came": "King",
     "kane": "King",
+    "can": "King",
+    "cane": "King",
+    "cain": "King",
+    "mansey": "Nancy",
+    "mancy": "Nancy",
     "com": "Tom",
     "wing": "Queen",
     "spass": "space",
@@ -222,7 +227,34 @@ def heard_words(text: str, email: bool = False) -> str:
     text = _HEARD.sub(put_right, text)
     if is_phonetic(text):
         text = _HEARD_NATO.sub(lambda m: _HEARD_PHONETIC[m.group(1).lower()], text)
-    return text
+    return email_dots(text) if email else text
+
+
+_AT = re.compile(r"\bat\b|@", re.IGNORECASE)
+_STOP = re.compile(r"(?<=[^\W\d_])\.\s+(?=[^\W\d_])")
+_COMMA = re.compile(r"(?<=[^\W\d_]),\s+(?=[^\W\d_])")
+_LONE_D = re.compile(r"\bD\b\.?")
+_DOT_HEARD = re.compile(r"\b(?:Dr|Doc|Dock|Dawt)\b\.?", re.IGNORECASE)
+"""Whisper's words for a spelled email's "dot" ("Robert, Dr. King", "Nancy, Doc, Queen")."""
+_AT_HEARD = re.compile(r"\b(?:add|had|ad)(?=\s+example\b)", re.IGNORECASE)
+
+
+def email_dots(text: str) -> str:
+    """An email's spoken "dot" as whisper may write it inside a spelling: a full stop
+    among letters it otherwise separates by commas ("India. Tom, Henry, Ocean" for
+    "India, dot, Tom, Henry, Ocean"), "D." in a phonetic spelling ("India, D. Tando"),
+    "Dr." or "Doc"; and "add example" for "at example". Only before the "at": the
+    domain's dots are read as they are."""
+    text = _AT_HEARD.sub("at", text)
+    at = _AT.search(text)
+    name, domain = (text[: at.start()], text[at.start() :]) if at else (text, "")
+    name = _DOT_HEARD.sub("dot,", name)
+    if is_phonetic(name):
+        name = _LONE_D.sub("dot,", name)
+    stops, commas = len(_STOP.findall(name)), len(_COMMA.findall(name))
+    if stops and commas >= 3 * stops:
+        name = _STOP.sub(", dot, ", name)
+    return name + domain
 
 
 _LEAD = re.compile(
@@ -269,20 +301,21 @@ def clarity(text: str) -> float:
     return known.count(True) / len(words)
 
 
-_LOOP = 5
-"""Words in a row that, said three times over, make a transcript whisper's loop ("who is
-the only one who is the only one ...")."""
+_LOOP_WORDS = range(2, 9)
+"""Lengths of the word runs that, said three times in a row, make whisper's loop."""
 
 
 def looped(text: str) -> bool:
-    """Whether whisper fell into a loop writing `text` (the same words over and over)."""
+    """Whether whisper fell into a loop writing `text`: the same run of words three times
+    in a row ("who is the only one who is the only one who is the only one"). Runs apart
+    are no loop: a list spells the same first name three times ("Michael, Apple, Tom,
+    Edward, Ocean, space, ..." for each Mateo)."""
     words = re.findall(r"[^\W_]+", text.lower())
-    seen: dict[tuple[str, ...], int] = {}
-    for i in range(len(words) - _LOOP + 1):
-        gram = tuple(words[i : i + _LOOP])
-        seen[gram] = seen.get(gram, 0) + 1
-        if seen[gram] >= 3:
-            return True
+    for size in _LOOP_WORDS:
+        for i in range(len(words) - 3 * size + 1):
+            run = words[i : i + size]
+            if run == words[i + size : i + 2 * size] == words[i + 2 * size : i + 3 * size]:
+                return True
     return False
 
 

@@ -18,6 +18,7 @@ comes from what it heard (`ears.py`). Per caller turn:
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from duplexbench.agents._listener.ears import Ears, How
@@ -44,6 +45,7 @@ from duplexbench.agents._protocol import (
 )
 from duplexbench.speech import Transcript
 
+_log = logging.getLogger(__name__)
 VERSION = 1
 ENDPOINT_MS = 1200
 """Silence that ends a caller's turn in audio: longer than the cascade's 700 ms, since a
@@ -114,6 +116,7 @@ class ListenerBrain:
     def heard(self, transcript: Transcript) -> None:
         """The cascade's hook: the whole transcript (with confidence) of the next turn."""
         self.transcript = transcript
+        _log.debug("heard %r (least sure segment %s)", transcript.text, transcript.min_logprob)
 
     def close(self) -> None:
         return None

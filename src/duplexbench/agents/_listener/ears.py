@@ -38,7 +38,7 @@ character at a time, then a spelling again (its lead-in differs: new audio).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from duplexbench.agents._listener.alphabet import clarity, is_phonetic, looped, mark_lost
@@ -69,6 +69,11 @@ AGREED_EARS = (*SPELLED_EARS, "text", "address", "list")
 and emails (spelled), and words no shape can check (free text, addresses, lists), which
 the ASR gets wrong as readily ("clared cash")."""
 _NUMERIC = ("number", "integer", "phone")
+_PHONE_DIGITS = 10
+READ_BACK_DIGITS = 4
+"""A number with this many digits or more is read back even when the ASR was sure
+(workflows-v2 clean: whisper tiny.en wrote "$139,950." for "139915 dollars.",
+its least sure segment at -0.58)."""
 LOW_LOGPROB = -0.8
 """A transcript whose least sure segment has a lower mean token log-probability is
 not trusted. Whisper calls -1.0 low; the short answers of workflows-mini that whisper
@@ -88,12 +93,15 @@ LADDERS: dict[str, tuple[Repair, ...]] = {
     "list": ("spelled", "phonetic", "spelled", "repeat", "spelled"),
     "number": ("digits", "repeat", "digits", "repeat", "digits"),
     "integer": ("digits", "repeat", "digits", "repeat", "digits"),
-    "phone": ("digits", "repeat", "digits", "repeat", "digits"),
+    "phone": ("digits", "spelled", "repeat", "digits", "spelled"),
 }
 """The repairs asked, in order, by ear; the others are said again. Each asks for other
 words than the one before (module docstring). Never "slow down": the caller would speak
 slower for the rest of the call, and whisper tiny.en drops more words of a slow
-spelling (workflows-mini: "Ocean. Frank. India." for "Sam, Ocean, Frank, India")."""
+spelling (workflows-mini: "Ocean. Frank. India." for "Sam, Ocean, Frank, India"). A
+phone spelled is said a character at a time, not in groups: other audio than its digits
+(workflows-v2 procurement-10: "5 5 5, 9 7 7, 9 0 4 0." heard as "555-9777-9040" every
+time)."""
 _DEFAULT_LADDER: tuple[Repair, ...] = ("repeat", "spelled", "repeat", "phonetic", "repeat")
 
 
@@ -168,6 +176,16 @@ class Ear:
     def _key(self, value: Any) -> str:
         return canonical(self.target, value)
 
+    @property
+    def long_number(self) -> bool:
+        """A number or phone of `READ_BACK_DIGITS` digits or more heard once, and sure:
+        read back at once rather than trusted."""
+        if self.target.ear not in _NUMERIC or len(self.readings) != 1:
+            return False
+        only = self.readings[0]
+        digits = sum(c.isdigit() for c in str(only.value or ""))
+        return only.sure and digits >= READ_BACK_DIGITS
+
     def _weight(self, reading: Reading) -> float:
         """How much one reading counts for its value: a spelling or the digits one each;
         plain words of a name, a code or an email little (whisper mishears them), of a
@@ -208,43 +226,80 @@ class Ear:
             held = best.get(key)
             if held is None or rank > held[:4]:
                 best[key] = (*rank, reading.value)
-        composite = self._composite()
+        composite = self._composite() or self._reconciled()
         if composite is not None:  # items most spellings agree on: as sure as they are
             support[composite.key] = max(support.get(composite.key, 0.0), composite.support)
-            best.setdefault(composite.key, (True, True, 1.0, len(self.readings), composite.value))
+            held = best.get(composite.key)
+            best[composite.key] = (True, True, 1.0, len(self.readings), composite.value)
+            if held is not None:  # the same words as one reading: that reading's form
+                best[composite.key] = (True, True, 1.0, held[3], held[4])
         out = [Candidate(k, self._form(k, b[4]), support[k], b[0], b[1]) for k, b in best.items()]
         out.sort(key=lambda c: (c.support, c.whole, *best[c.key][:4]), reverse=True)
         return out
 
     def _composite(self) -> Candidate | None:
-        """A list spelled several times, each time with a slip in another item: each item
-        as most spellings have it (an item somebody spelled). Its support is the least
-        any of its items has; None unless every item has two spellings for it."""
+        """A list heard several times, each time with a slip in another item: each item
+        as most readings of different audio have it (an item somebody said; `_vote`).
+        Names count only spellings; a list of words every reading, a corrected one too
+        (its other items are still evidence). Its support is the least any of its items
+        has; None unless two readings of the same length were heard and every item has
+        two."""
         if self.target.ear not in ("names", "list"):
             return None
-        lists = [
-            (r, [self._key(v) for v in r.value], r.value)
-            for _, r, _ in self._usable()
-            if r.careful and isinstance(r.value, list)
-        ]
-        heard = {r.audio: (items, value) for r, items, value in lists}
-        if len(heard) < 3:
+        spelled_only = self.target.ear == "names"
+        heard: dict[str, _Row] = {}
+        for reading in sorted(self.readings, key=lambda r: not r.careful):
+            value = reading.value
+            if not isinstance(value, list) or (spelled_only and not reading.careful):
+                continue
+            if well_formed(self.target, value):
+                items = [self._key(v) for v in value]
+                heard.setdefault(reading.audio, (items, value, reading.careful))
+        if len(heard) < 2:
             return None
-        sizes = [len(items) for items, _ in heard.values()]
+        sizes = [len(row[0]) for row in heard.values()]
         size = max(set(sizes), key=sizes.count)
-        rows = [(items, value) for items, value in heard.values() if len(items) == size]
+        rows = [row for row in heard.values() if len(row[0]) == size]
         picked, least = [], float(len(rows))
         for place in range(size):
-            votes: dict[str, list[Any]] = {}
-            for items, value in rows:
-                votes.setdefault(items[place], []).append(value[place])
-            key = max(votes, key=lambda k: len(votes[k]))
-            picked.append(votes[key][0])
-            least = min(least, float(len(votes[key])))
+            item, support = _vote(rows, place)
+            picked.append(item)
+            least = min(least, support)
         key = self._key(picked)
         if key in self.rejected or least < 2:
             return None
         return Candidate(key, picked, least, True)
+
+    def _reconciled(self) -> Candidate | None:
+        """A phone heard with a digit too many or too few ("555-9777-9040", "5, 5, 5, 5,
+        dash, ...", "555-977-940" for 555-977-9040): the ten digits that most readings of
+        different audio explain (one digit dropped from eleven, or nine found in order
+        in them), if one does best and two readings at least explain it."""
+        if self.target.ear != "phone":
+            return None
+        heard: dict[str, str] = {}
+        for reading in self.readings:
+            digits = re.sub(r"\D", "", str(reading.value or reading.text))
+            if digits:
+                heard.setdefault(reading.audio, digits)
+        counts: dict[str, int] = {}
+        for digits in heard.values():
+            if len(digits) == _PHONE_DIGITS + 1:
+                for option in {digits[:i] + digits[i + 1 :] for i in range(len(digits))}:
+                    counts[option] = counts.get(option, 0) + 1
+            elif len(digits) == _PHONE_DIGITS:
+                counts[digits] = counts.get(digits, 0) + 1
+        for digits in heard.values():
+            if len(digits) == _PHONE_DIGITS - 1:
+                for option in counts:
+                    counts[option] += _within(digits, option)
+        most = max(counts.values(), default=0)
+        top = [option for option, count in counts.items() if count == most]
+        if most < 2 or len(top) != 1:
+            return None
+        value = f"{top[0][:3]}-{top[0][3:6]}-{top[0][6:]}"
+        key = self._key(value)
+        return None if key in self.rejected else Candidate(key, value, float(most), True)
 
     def _form(self, key: str, value: Any) -> Any:
         """A plain reading's form of the same words when there is one (its capitals: a
@@ -285,7 +340,7 @@ class Ear:
         careful = self.target.ear in SPELLED_EARS or (
             bool(self.rejected) and self.target.ear in AGREED_EARS
         )
-        if self.target.ear not in AGREED_EARS and self.repairs == 0:
+        if self.target.ear not in AGREED_EARS and self.repairs == 0 and not self.long_number:
             return None  # an unsure number, date, choice: heard again first
         for candidate in self.ranked():
             if self.proposed.count(candidate.key) >= MAX_PROPOSALS:
@@ -298,6 +353,39 @@ class Ear:
                 return None  # spell it (again) first
             return candidate
         return None
+
+
+_Row = tuple[list[str], list[Any], bool]
+"""A list heard: its items' keys, its items, whether it was spelled."""
+
+
+def _vote(rows: list[_Row], place: int) -> tuple[Any, float]:
+    """The item at `place` most rows have, and how many. An item whose letters all come,
+    in order, in the item of a row of the other kind (spelled or plain: "surve" spelled
+    in "survey" heard, "sign contract" heard in "signed contract" spelled) counts for
+    that one: a spelling loses letters and whisper drops word endings, neither adds
+    them."""
+    votes: dict[str, list[Any]] = {}
+    kinds: dict[str, set[bool]] = {}
+    for items, value, careful in rows:
+        votes.setdefault(items[place], []).append(value[place])
+        kinds.setdefault(items[place], set()).add(careful)
+
+    def under(short: str, long: str) -> bool:
+        return _within(short, long) and kinds[short] != kinds[long]
+
+    support = {k: sum(len(votes[o]) for o in votes if o == k or under(o, k)) for k in votes}
+    kept = [k for k in votes if not any(under(k, o) for o in votes)]
+    key = max(kept, key=lambda k: support[k])
+    return votes[key][0], float(support[key])
+
+
+def _within(short: str, long: str) -> bool:
+    """Whether `short`'s letters all come, in order, in the longer `long`."""
+    if len(short) >= len(long):
+        return False
+    rest = iter(long)
+    return all(char in rest for char in short)
 
 
 def _words(value: Any) -> str:
@@ -350,6 +438,11 @@ class Ears:
         if looped(text):
             value = None  # whisper wrote the same words over and over
         ear.readings.append(Reading(how, text, value, sure, whole))
+        if not ear.readings[-1].careful and ear.target.ear == "email":
+            ear.readings = [  # an initial's dot heard after its spelling
+                replace(r, value=self._dotted(ear, r.value)) if r.careful else r
+                for r in ear.readings
+            ]
         self._settle(ear)
         return ear
 
@@ -408,7 +501,7 @@ class Ears:
             ear.value = last.value if at_once else ear.value
             return
         if ear.target.ear not in AGREED_EARS and not ear.doubtful:
-            if at_once and len(ear.readings) == 1:
+            if at_once and len(ear.readings) == 1 and not ear.long_number:
                 ear.settled, ear.value = True, last.value
                 return
             ear.doubtful = True

@@ -37,11 +37,12 @@ _EXTRA = re.compile(
     r"^(?:[,;:\-\s]+|(?:(?:it|that|they)\s+)?(?:should|would|will|must)\s+be\b\s*"
     r"|no[,.]\s*|(?:actually|anyway|well|to be|now|oh|so|and|wait|sorry|i said)\b[,.:]?\s*"
     r"|(?:that'?s\s+)?not (?:right|correct)\b[,.]?\s*"
-    r"|the [a-z' ]{1,40}? (?:is|are|as)\s+(?=\S))+",
+    r"|the [a-z' ]{1,40}? (?:is|are|as)\s+(?=\S)|(?:is|are)\s+(?=\S))+",
     re.IGNORECASE,
 )
 """What comes before a value, also in a correction of one read back ("That's not right,
-the payment type is invoice.": the field named by another name)."""
+the payment type is invoice.": the field named by another name; "the core skills are
+X", where the field's own name was cut off first)."""
 _SAID_AGAIN = re.compile(r"\bi mean\b[,.]?\s*(?:yes\b[,.]?\s*)?", re.IGNORECASE)
 _EXTRA_TAIL = re.compile(r"[,\s]+(?:now|actually|please|instead|then)[.!]?\s*$", re.IGNORECASE)
 _EMAIL = re.compile(r"[^\W_][\w.%+\-]*@[\w\-]+(?:\.[\w\-]+)+")
@@ -50,6 +51,7 @@ _SAID_MARKS = (
     (re.compile(r"\s+at\s+"), "@"),
     (re.compile(r"\s+underscore\s+"), "_"),
     (re.compile(r"\s+(?:dash|hyphen)\s+"), "-"),
+    (re.compile(r"(?<=\b[a-z])\s+\.(?=[a-z])"), "."),  # whisper's "a .nacamura"
 )
 _DIGIT = re.compile(r"\d")
 _NAME = re.compile(r"[^\W\d_][\w .'&\-]*", re.UNICODE)
