@@ -45,8 +45,9 @@ class ReadbackChecker:
         artifact_id, _, name = (fact.field or "").partition(".")
         artifact = self.item.artifact(artifact_id)
         spec = artifact.field(name) if artifact else None
-        if spec is None:  # the value stated, not the sentence: "the paperless billing
-            said = _norm(stated) or _norm(heard)  # is aprilus?" states no "paperless"
+        if spec is None:  # the words heard less the slot's name: "the paperless
+            name = fact.id.replace("_", " ")  # billing is aprilus?" has no "paperless"
+            said = _norm(re.sub(re.escape(name), " ", heard, flags=re.IGNORECASE))
             return _norm(fact.spoken) in said or _norm(plain_value(fact.value)) in said
         grader = spec.grader_spec()
         if values_match(grader, stated, fact.value):

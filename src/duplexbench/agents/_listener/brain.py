@@ -46,7 +46,10 @@ from duplexbench.agents._protocol import (
 from duplexbench.speech import Transcript
 
 _log = logging.getLogger(__name__)
-VERSION = 1
+VERSION = 2
+"""2 (2026-12-06): read-backs settle values, readings never voted letter by letter, lists
+item by item, phones reconciled, long numbers read back; 1: the first (workflows-mini
+clean 3/12)."""
 ENDPOINT_MS = 1200
 """Silence that ends a caller's turn in audio: longer than the cascade's 700 ms, since a
 spelling pauses between its pieces (`values.SPELL_GAP_MS`, and the voice's own)."""
