@@ -4,14 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from duplexbench.agents._listener.alphabet import (
-    after_lead,
-    clarity,
-    heard_words,
-    looped,
-    mark_lost,
-    nato_near,
-)
 from duplexbench.agents._listener.ears import (
     LOW_LOGPROB,
     MAX_REPAIRS,
@@ -22,14 +14,22 @@ from duplexbench.agents._listener.ears import (
 )
 from duplexbench.agents._listener.fields import Ear as EarKind
 from duplexbench.agents._listener.fields import Target, ear_of
-from duplexbench.agents._listener.reading import (
+from duplexbench.agents._notes.alphabet import (
+    after_lead,
+    clarity,
+    heard_words,
+    looped,
+    mark_lost,
+    nato_near,
+)
+from duplexbench.agents._notes.reading import (
     ambiguous,
     conform,
     read_plain,
     read_spelling,
     well_formed,
 )
-from duplexbench.agents._reference.schema import FieldInfo
+from duplexbench.agents._notes.schema import FieldInfo
 from duplexbench.speech import Transcript, TranscriptSegment
 
 

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from duplexbench.agents._protocol import AgentInput, AgentSession, ToolSpec
-from duplexbench.agents._reference import ReferenceDialogue
-from duplexbench.agents._reference.schema import FieldInfo, classify
-from duplexbench.agents._reference.understand import (
+from duplexbench.agents._notes.schema import FieldInfo, classify
+from duplexbench.agents._notes.understand import (
     about,
     conform,
     is_correction,
@@ -17,6 +15,8 @@ from duplexbench.agents._reference.understand import (
     old_value,
     parse_value,
 )
+from duplexbench.agents._protocol import AgentInput, AgentSession, ToolSpec
+from duplexbench.agents._reference import ReferenceDialogue
 from duplexbench.items._tool_schema import tool_parameters
 from support.fixtures import fixture_item
 from support.helpers import run_and_score

@@ -4,7 +4,7 @@ when it is read back to the caller.
 Every value the caller gives (a fact of an answer, a correction, an event, the
 opening) gets an `Ear` with one reading per time it was heard: `plain` (as said),
 `spelled` / `phonetic` (after "could you spell ...?"), `digits` (after "one digit at
-a time") or `repeat`. Each reading is read alone (`reading.py`): a value is always one
+a time") or `repeat`. Each reading is read alone (`agents/_notes/reading.py`): a value is always one
 somebody said, never letters voted together from several readings.
 
 On the text channel a well-formed reading settles the value. In audio:
@@ -41,9 +41,9 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from duplexbench.agents._listener.alphabet import clarity, is_phonetic, looped, mark_lost
 from duplexbench.agents._listener.fields import SPELLED_EARS, Target
-from duplexbench.agents._listener.reading import (
+from duplexbench.agents._notes.alphabet import clarity, is_phonetic, looped, mark_lost
+from duplexbench.agents._notes.reading import (
     ambiguous,
     canonical,
     read_plain,

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from duplexbench.agents._listener.ears import Repair
-from duplexbench.agents._reference.understand import spoken
+from duplexbench.agents._notes.understand import spoken
 
 CLOSE = "Thank you for your time. Goodbye!"
 GOT_IT = "Got it."

@@ -16,18 +16,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from duplexbench.agents._protocol import AgentInput, AgentSession, AgentToolCall, AgentTurn
-from duplexbench.agents._reference.knowledge import value_from_results
-from duplexbench.agents._reference.phrasing import Phrasing, PhrasingName
-from duplexbench.agents._reference.records import (
-    RECORD,
-    Policy,
-    policy_of,
-    record_id,
-    record_values,
-)
-from duplexbench.agents._reference.schema import FieldInfo, ToolMap, classify
-from duplexbench.agents._reference.understand import (
+from duplexbench.agents._notes.schema import FieldInfo, ToolMap, classify
+from duplexbench.agents._notes.understand import (
     about,
     best_choice,
     is_correction,
@@ -37,6 +27,16 @@ from duplexbench.agents._reference.understand import (
     old_value,
     parse_value,
     spoken,
+)
+from duplexbench.agents._protocol import AgentInput, AgentSession, AgentToolCall, AgentTurn
+from duplexbench.agents._reference.knowledge import value_from_results
+from duplexbench.agents._reference.phrasing import Phrasing, PhrasingName
+from duplexbench.agents._reference.records import (
+    RECORD,
+    Policy,
+    policy_of,
+    record_id,
+    record_values,
 )
 
 MAX_ATTEMPTS = 2

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from duplexbench.agents._reference.schema import FieldInfo
-from duplexbench.agents._reference.understand import best_choice
+from duplexbench.agents._notes.schema import FieldInfo
+from duplexbench.agents._notes.understand import best_choice
 from duplexbench.values import parse_date
 
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")

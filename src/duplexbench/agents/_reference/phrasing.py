@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from duplexbench.agents._notes.schema import FieldInfo
 from duplexbench.agents._reference.records import QUESTION
-from duplexbench.agents._reference.schema import FieldInfo
 
 PhrasingName = Literal["names", "paraphrase"]
 PHRASINGS: tuple[PhrasingName, ...] = ("names", "paraphrase")

@@ -1,10 +1,10 @@
-"""A value out of what the listener heard, read by the field's ear (`fields.py`).
+"""A value out of what an agent heard, read by the field's ear (`kinds.py`).
 
 A plain answer ("Um, Summit Learning, I believe.") is read where it speaks about the
 field ("the client name is X", "I need the X to be Y"), else sentence by sentence
 from the last (values come last: "Hold on, I'm on the phone, honey. Sorry, X."),
 skipping questions ("Sorry, why do you need the email? Anyway, X"), else whole; the
-reference agent's readers do the rest (`_reference/understand.py`: fillers, hedges,
+reference agent's readers do the rest (`_notes/understand.py`: fillers, hedges,
 numbers, dates, phones, lists, intervals, choices). A spelling ("Sure. Tango, X-ray,
 dash, 2, 8, 9, 5.") is read with `values.read_spelled`, after its lead-in.
 """
@@ -15,15 +15,15 @@ import difflib
 import re
 from typing import Any
 
-from duplexbench.agents._listener.alphabet import (
+from duplexbench.agents._notes.alphabet import (
     after_lead,
     heard_words,
     lead_off,
     letter_sounds,
     nato_near,
 )
-from duplexbench.agents._listener.fields import Target
-from duplexbench.agents._reference.understand import (
+from duplexbench.agents._notes.kinds import Target
+from duplexbench.agents._notes.understand import (
     about,
     best_choice,
     clean,

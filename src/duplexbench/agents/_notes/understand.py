@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from duplexbench.agents._reference.schema import FieldInfo
+from duplexbench.agents._notes.schema import FieldInfo
 from duplexbench.values import (
     format_number,
     parse_date,
