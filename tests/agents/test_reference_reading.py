@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from duplexbench.agents._notes.knowledge import value_from_results
 from duplexbench.agents._notes.schema import FieldInfo
 from duplexbench.agents._notes.understand import clean, spelled_identifier
-from duplexbench.agents._reference.knowledge import value_from_results
 from duplexbench.agents._reference.records import record_id, record_values
 
 

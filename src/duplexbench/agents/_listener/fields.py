@@ -4,20 +4,13 @@ case of a record's current value)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
 from duplexbench.agents._listener.outline import Outline
-from duplexbench.agents._notes.kinds import SPELLED_EARS, Ear, Target, ear_of
+from duplexbench.agents._notes.kinds import SPELLED_EARS, Ear, Target, ear_of, value_kind
 from duplexbench.agents._notes.schema import FieldInfo, classify
 from duplexbench.agents._protocol import ToolSpec
-
-_SHAPES = (
-    ("date", re.compile(r"\d{4}-\d{2}-\d{2}")),
-    ("interval", re.compile(r"\d{1,2}:\d{2}-\d{1,2}:\d{2}")),
-    ("phone", re.compile(r"\d{3}-\d{3}-\d{4}")),
-)
 
 
 def _is_name(value: Any) -> bool:
@@ -30,23 +23,6 @@ def _is_interval(schema: Any) -> bool:
     """The schema of a time interval: a pair (two strings or numbers) or a string."""
     variants = schema.get("anyOf", []) if isinstance(schema, dict) else []
     return any(v.get("minItems") == 2 and v.get("maxItems") == 2 for v in variants)
-
-
-def _value_kind(value: Any) -> str:
-    """A record value's kind: its JSON type, or the shape of its text."""
-    if isinstance(value, str):
-        for kind, shape in _SHAPES:
-            if shape.fullmatch(value):
-                return kind
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, list):
-        return "list"
-    return "string"
 
 
 class FieldBook:
@@ -117,7 +93,7 @@ class FieldBook:
             value = record.get(key[1][-1])
             if value is None:
                 continue
-            info = replace(target.info, kind=_value_kind(value))
+            info = replace(target.info, kind=value_kind(value))
             lower = isinstance(value, str) and value == value.lower()
             ear = ear_of(info) if info.kind != "string" else ear_of(target.info)
             if ear == "list" and all(_is_name(v) for v in value):

@@ -90,3 +90,28 @@ def ear_of(info: FieldInfo) -> Ear:
     if set(name.split("_")) & _NAME_WORDS or text.startswith(_NAME_LEADS):
         return "name"
     return "text"
+
+
+_SHAPES = (
+    ("date", re.compile(r"\d{4}-\d{2}-\d{2}")),
+    ("interval", re.compile(r"\d{1,2}:\d{2}-\d{1,2}:\d{2}")),
+    ("phone", re.compile(r"\d{3}-\d{3}-\d{4}")),
+)
+
+
+def value_kind(value: object) -> str:
+    """A record value's kind: the shape of its text (a date, a time interval, a phone),
+    else its JSON type (a database read types the fields a schema leaves untyped)."""
+    if isinstance(value, str):
+        for kind, shape in _SHAPES:
+            if shape.fullmatch(value):
+                return kind
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, list):
+        return "list"
+    return "string"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import replace
 from typing import Any
 
 from duplexbench.agents._notes.alphabet import (
@@ -139,6 +140,7 @@ def read_as(target: Target, text: str, year: int) -> Any:
     if ear == "interval":
         body, text = clock_words(body), clock_words(text)
     if ear in ("number", "integer", "phone", "date", "interval"):
+        info = replace(info, kind=ear)  # a date or phone typed "string" in its schema
         found = parse_value(info, body, year)
         return found if found is not None else parse_value(info, text, year)
     if ear == "email":

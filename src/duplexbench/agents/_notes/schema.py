@@ -38,6 +38,8 @@ class ToolMap:
     search: ToolSpec | None = None
     lookup: list[ToolSpec] = field(default_factory=list)
     approval_request: ToolSpec | None = None
+    record_update: ToolSpec | None = None
+    """A tool that changes a database record (`id` and `fields`: "update_account")."""
 
 
 def _kind(name: str, schema: dict[str, Any], description: str) -> str:
@@ -46,12 +48,11 @@ def _kind(name: str, schema: dict[str, Any], description: str) -> str:
     types = schema.get("type")
     if "anyOf" in schema:
         variants = [v.get("type") for v in schema["anyOf"]]
-        return (
-            "interval"
-            if any(v == "array" for v in variants)
-            and ("time" in name or "slot" in name or "interval" in name)
-            else ("list" if "array" in variants else "string")
-        )
+        pair = any(v.get("minItems") == 2 == v.get("maxItems") for v in schema["anyOf"])
+        named = "time" in name or "slot" in name or "interval" in name
+        if "array" in variants and (pair or named):
+            return "interval"  # a start and an end: "callback_window", "office_hours"
+        return "list" if "array" in variants else "string"
     if isinstance(types, list):
         types = next((t for t in types if t != "string"), "string")
     lowered = f"{name} {description}".lower()
@@ -61,6 +62,11 @@ def _kind(name: str, schema: dict[str, Any], description: str) -> str:
         if "phone" in lowered:
             return "phone"
     return str(types or "string")
+
+
+def fields_of(spec: ToolSpec) -> list[FieldInfo]:
+    """The fields a writing tool's `fields` argument takes."""
+    return _fields(spec)
 
 
 def _fields(spec: ToolSpec) -> list[FieldInfo]:
@@ -84,6 +90,8 @@ def classify(tools: tuple[ToolSpec, ...]) -> ToolMap:
             out.search = out.search or spec
         elif set(props) == {"fields"} and out.update is None:
             out.update, out.fields = spec, _fields(spec)
+        elif set(props) == {"id", "fields"}:
+            out.record_update = out.record_update or spec
         elif set(props) == {"action", "summary"} or "approval" in spec.name:
             out.approval_request = spec
         elif "id" in props and "fields" not in props:

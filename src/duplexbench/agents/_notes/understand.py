@@ -32,7 +32,8 @@ _UNKNOWN = re.compile(r"\b(don'?t (know|have)|not sure|no idea|couldn'?t tell)\b
 _CORRECTION = re.compile(
     r"\b(actually|sorry|misspoke|correction|instead|make it|change it|should be|not right)\b"
     r"|^\s*no\b[,.]?\s+(the|it'?s)\b"
-    r"|, not \S+|\bnot \S+, (it'?s|but)\b",
+    r"|, not \S+|\bnot \S+, (it'?s|but)\b"
+    r"|\bi need (?:the|my|our|its) [\w' ]{1,40}? to be\b",
     re.I,
 )
 _OLD = re.compile(r"\b(?:not|instead of)\s+([^,.;!?]+)", re.I)
@@ -230,7 +231,9 @@ def parse_value(info: FieldInfo, text: str, year: int) -> Any:
 
 
 def _numbers_only(text: str) -> str:
-    match = re.search(r"[$]?\d[\d,]*(\.\d+)?|\b(?:[a-z]+[ -])*(?:hundred|thousand)\b[\w -]*", text)
+    match = re.search(
+        r"[$]?\d[\d,]*(\.\d+)?|\b(?:[a-z]+[ -])*(?:hundred|thousand)\b[\w -]*", text, re.I
+    )
     return match.group(0) if match else text
 
 

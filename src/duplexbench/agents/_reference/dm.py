@@ -16,7 +16,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from duplexbench.agents._notes.schema import FieldInfo, ToolMap, classify
+from duplexbench.agents._notes.kinds import Target, ear_of
+from duplexbench.agents._notes.knowledge import value_from_results
+from duplexbench.agents._notes.reading import read_plain
+from duplexbench.agents._notes.schema import FieldInfo, ToolMap, classify, fields_of
+from duplexbench.agents._notes.tables import keyed_value
 from duplexbench.agents._notes.understand import (
     about,
     best_choice,
@@ -29,14 +33,15 @@ from duplexbench.agents._notes.understand import (
     spoken,
 )
 from duplexbench.agents._protocol import AgentInput, AgentSession, AgentToolCall, AgentTurn
-from duplexbench.agents._reference.knowledge import value_from_results
 from duplexbench.agents._reference.phrasing import Phrasing, PhrasingName
 from duplexbench.agents._reference.records import (
     RECORD,
     Policy,
     policy_of,
     record_id,
+    record_noun,
     record_values,
+    refined,
 )
 
 MAX_ATTEMPTS = 2
@@ -67,6 +72,9 @@ class _State:
     """The caller asked which detail was meant: say it by its name next."""
     read_back: dict[str, Any] | None = None
     """The values as last read back before asking for the go-ahead."""
+    record_id: str | None = None
+    on_file: dict[str, Any] = field(default_factory=dict)
+    """A changed record's values before the changes (grounded service tasks)."""
 
 
 class ReferenceDialogue:
@@ -77,11 +85,18 @@ class ReferenceDialogue:
         self.policy: Policy = "ask"
         self.s = _State()
         self._calls = 0
+        self.changes = False
 
     def start(self, session: AgentSession) -> None:
         self.tools = classify(session.tools)
         self.policy = policy_of(session.instructions)
         self.s = _State()
+        self.changes = self.tools.update is None and self.tools.record_update is not None
+        """A grounded service task: collect the changes to a record, then apply them all
+        with the record tool as the consequential action."""
+        if self.changes and self.tools.record_update is not None:
+            self.tools.fields = fields_of(self.tools.record_update)
+            self.tools.commit = self.tools.record_update
 
     def close(self) -> None:
         return None
@@ -116,6 +131,12 @@ class ReferenceDialogue:
         return AgentToolCall(name, arguments, f"ref-dm-{self._calls}")
 
     def _write(self, name: str, value: Any) -> list[AgentToolCall]:
+        if self.changes and value is not None:  # applied at the end, with the approval
+            held = self.s.on_file.get(name)
+            lower = isinstance(held, str) and held == held.lower() and isinstance(value, str)
+            self.s.values[name] = value.lower() if lower else value
+            self.s.last_written = name
+            return []
         if self.tools.update is None or value is None or self.s.values.get(name) == value:
             return []
         self.s.values[name] = value
@@ -155,7 +176,7 @@ class ReferenceDialogue:
             if target is not None:
                 before = len(calls)
                 said = about(text, target.words) if named else text
-                calls += self._write(target.name, parse_value(target, said, self.year))
+                calls += self._write(target.name, self._read(target, said))
                 if len(calls) > before and target.name not in s.to_confirm:
                     s.to_confirm.append(target.name)
                     s.declined = False
@@ -170,13 +191,15 @@ class ReferenceDialogue:
 
     def _approval_answer(self, text: str) -> None:
         """Yes or no to the approval question, sentence by sentence: "No, the X is Y"
-        is a correction, not a refusal; any refusal or correction holds the action."""
+        is a correction, not a refusal; any refusal or correction holds the action, and
+        a hold with a correction ("don't submit it, I need the X to be Y") is asked
+        again once the value is changed."""
         s = self.s
         sentences = [p for p in re.split(r"(?<=[.!?])\s+", text) if p.strip()]
         refused = any(is_no(p) and not is_correction(p) for p in sentences)
         corrected = any(is_correction(p) for p in sentences)
-        if refused or corrected:
-            s.declined, s.asked_approval = refused, False
+        if refused or corrected:  # "Hold on, don't submit it. I need the X to be Y.":
+            s.declined, s.asked_approval = refused and not corrected, False  # ask again
         elif any(is_yes(p) for p in sentences):
             s.approved = True
 
@@ -186,13 +209,22 @@ class ReferenceDialogue:
         self.s.attempts[RECORD] = self.s.attempts.get(RECORD, 0) + 1
         if rid is None and self.s.attempts[RECORD] < MAX_ATTEMPTS:
             return []
-        self.s.pending, self.s.record_done = None, True
+        self.s.pending, self.s.record_done, self.s.record_id = None, True, rid
         return [self._call(t.name, {"id": rid}) for t in self.tools.lookup[:1]] if rid else []
+
+    def _read(self, info: FieldInfo, text: str) -> Any:
+        """The field's value in the caller's words, read as a person taking notes
+        (`agents/_notes/reading.py`: fillers, side speech, questions and hedges left
+        out, emails and codes written, numbers with their scale), else by type."""
+        tool = self.tools.update.name if self.tools.update else ""
+        target = Target(tool, ("fields", info.name), info, ear_of(info))
+        value = read_plain(target, text, self.year, [info.words])
+        return value if value is not None else parse_value(info, text, self.year)
 
     def _answer(self, name: str, text: str) -> list[AgentToolCall]:
         info = self._field(name)
         assert info is not None
-        value = None if is_unknown(text) else parse_value(info, text, self.year)
+        value = None if is_unknown(text) else self._read(info, text)
         if value is not None:
             self.s.pending = None
             return self._write(name, value)
@@ -220,6 +252,10 @@ class ReferenceDialogue:
 
     def _after_tool(self, name: str, output: dict[str, Any], calls: list[AgentToolCall]) -> str:
         tools = self.tools
+        if any(name == t.name for t in tools.lookup) and self.changes:
+            self.s.on_file = record_values(output)  # what to change, not the changes
+            tools.fields = refined(tools.fields, self.s.on_file)
+            return "I found your record." if output.get("ok") else "I could not find that record."
         if any(name == t.name for t in tools.lookup):
             known = {f.name for f in tools.fields}
             for key, value in record_values(output).items():
@@ -231,7 +267,7 @@ class ReferenceDialogue:
             self.s.looked_up.add(field_name)
             info = self._field(field_name)
             results = output.get("result", {}).get("results", []) if output.get("ok") else []
-            value = value_from_results(info, results, self._context()) if info else None
+            value = self._looked_up(info, results) if info else None
             if value is None:
                 self.s.skipped.add(field_name)
                 return ""
@@ -247,6 +283,48 @@ class ReferenceDialogue:
                 return "I could not complete it, some information is missing. Goodbye!"
         return ""
 
+    def _looked_up(self, info: FieldInfo, results: list[dict[str, Any]]) -> Any:
+        """The field's value in the search results: the row of a keyed table whose keys
+        are values the caller gave (`_notes/tables.py`), else the number or choice after
+        the chosen options in the top document."""
+        target = Target("", ("fields", info.name), info, ear_of(info))
+        for doc in results:
+            text = str(doc.get("text", ""))
+            first = text.partition(". ")[0]
+            by = re.search(r",?\s+by\s+", first)
+            head, keys = (first[: by.start()], first[by.end() :]) if by else (first, "")
+            if self._topic(f"{doc.get('title', '')} {head}", keys) != info:
+                continue  # another field's table ("Early payment discount table")
+            keyed = keyed_value(text, self._known, target)
+            if keyed is not None:
+                return keyed
+        if self.changes:
+            return None  # a record's other values are not to be guessed from a document
+        return value_from_results(info, results, self._context())
+
+    def _topic(self, header: str, keys: str = "") -> FieldInfo | None:
+        """The field a document's title (and first sentence up to "by") is most about:
+        the most words shared with the field's name and description ("Vendor
+        registration fee schedule" and "onboarding fee, one-time fee to register the
+        vendor, from the fee schedule": vendor, fee, schedule), never one of the fields
+        the table is keyed by ("Support level fees, by support level": the fee)."""
+        said, keyed = _content_words(header), keys.casefold()
+        scored = [
+            (len(said & _content_words(f"{f.words} {f.description}")), f)
+            for f in self.tools.fields
+            if f.words.casefold() not in keyed
+        ]
+        best = max((n for n, _ in scored), default=0)
+        top = [f for n, f in scored if n == best]
+        return top[0] if best and len(top) == 1 else None
+
+    def _known(self, words: str) -> Any:
+        """The value written for the field named `words` ("risk tier"), or None."""
+        said = " ".join(words.casefold().split())
+        info = next((f for f in self.tools.fields if f.words.casefold() == said), None)
+        value = self.s.values.get(info.name) if info else None
+        return spoken(value) if value is not None else None
+
     def _context(self) -> list[str]:
         """Chosen options (enum values): what documents are usually keyed by."""
         enums = {f.name for f in self.tools.fields if f.kind == "enum"}
@@ -258,7 +336,7 @@ class ReferenceDialogue:
         s, tools = self.s, self.tools
         if s.approved and tools.commit is not None:
             calls = [self._call(tools.ready.name, {})] if tools.ready else []
-            return AgentTurn("", (*calls, self._call(tools.commit.name, {})))
+            return AgentTurn("", (*calls, self._commit(tools.commit.name)))
         if tools.lookup and not s.record_done and s.pending is None:
             s.pending = RECORD
         if s.pending is not None:
@@ -300,7 +378,7 @@ class ReferenceDialogue:
             prefix = "Okay, I will not go ahead." if s.declined else "Everything is filled in."
             return AgentTurn(f"{prefix} Thank you, goodbye!", calls, end_call=True)
         if self.policy == "commit":
-            return AgentTurn("", (*ready, self._call(tools.commit.name, {})))
+            return AgentTurn("", (*ready, self._commit(tools.commit.name)))
         s.asked_approval = True
         action = tools.commit.name.replace("_", " ")
         before, s.read_back = s.read_back, dict(s.values)
@@ -311,16 +389,32 @@ class ReferenceDialogue:
         # after a correction, only what changed: the rest was read back already
         return AgentTurn(self.phrasing.readback(pairs, action, bool(changed)), ready)
 
+    def _commit(self, name: str) -> AgentToolCall:
+        """The consequential action; for a record, the changes with its id."""
+        if not self.changes:
+            return self._call(name, {})
+        return self._call(name, {"id": self.s.record_id or "", "fields": dict(self.s.values)})
+
     def _question(self, name: str) -> str:
         clarify, self.s.clarify = self.s.clarify, False
         if name == RECORD:
-            return NAMED.record_question() if clarify else self.phrasing.record_question()
+            noun = record_noun(self.tools.lookup[0].description) if self.tools.lookup else ""
+            return (NAMED if clarify else self.phrasing).record_question(noun)
         info = self._field(name)
         if info is None:
             return f"What is the {name}?"
         if clarify:
             return f"I mean the {info.words}. {NAMED.question(info, 0)}"
         return self.phrasing.question(info, self.tools.fields.index(info))
+
+
+_STOP = frozenset({"the", "and", "for", "per", "with", "from", "this", "that", "table", "by"})
+
+
+def _content_words(text: str) -> set[str]:
+    """Lower-case words of three letters or more, a plural's "s" dropped."""
+    words = re.findall(r"[a-z]{3,}", text.casefold())
+    return {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words} - _STOP
 
 
 def describe(turn: AgentTurn) -> str:

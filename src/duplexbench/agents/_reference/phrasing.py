@@ -80,12 +80,12 @@ class Phrasing:
             text = (template or _ASK[index % len(_ASK)]).format(d=described)
         return f"{text} Is it {options}?" if options else text
 
-    def record_question(self) -> str:
-        return (
-            "To start, what number is your existing record filed under, so I can look it up?"
-            if self.paraphrase
-            else QUESTION
-        )
+    def record_question(self, noun: str = "") -> str:
+        """The question for the caller's record: by the lookup tool's own word for it
+        ("Look up a record by its account number." -> "What is your account number?")."""
+        if self.paraphrase:
+            return "To start, what number is your existing record filed under, so I can look it up?"
+        return f"What is your {noun}?" if noun else QUESTION
 
     def confirm(self, info: FieldInfo, value: str) -> str:
         if self.paraphrase:

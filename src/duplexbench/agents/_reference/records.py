@@ -5,13 +5,19 @@ autonomy policy in its instructions."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Literal
+
+from duplexbench.agents._notes.kinds import value_kind
+from duplexbench.agents._notes.schema import FieldInfo
 
 RECORD = "__record__"
 """The pending question "what is your reference number?"."""
 QUESTION = "What is your reference number?"
 
-_SINGLE = re.compile(r"\b([A-Za-z0-9])[\s.\-]+(?=[A-Za-z0-9]\b)")
+_SINGLE = re.compile(r"(?<![\w'’])([A-Za-z0-9])[\s.\-]+(?=[A-Za-z0-9]\b)")
+"""A lone character before another: joined ("M U 9 9" -> "MU99"); not the "s" of
+"it's"."""
 _ID = re.compile(r"\b([A-Z]{1,4})[\s.\-]*(\d{3,8})\b")
 
 
@@ -26,6 +32,16 @@ def record_id(text: str) -> str | None:
     return f"{match.group(1)}{match.group(2)}" if match else None
 
 
+_BY_ITS = re.compile(r"\bby (?:its|the|your) ([a-z][a-z ]{2,30}?)\s*\.?$", re.IGNORECASE)
+
+
+def record_noun(description: str) -> str:
+    """What a lookup tool finds a record by ("Look up a record by its account number."
+    -> "account number"), or "" when it does not say."""
+    match = _BY_ITS.search(description.strip())
+    return match.group(1).lower() if match else ""
+
+
 def record_values(output: dict[str, Any]) -> dict[str, Any]:
     """The fields of a looked-up record (empty when the lookup failed)."""
     if not output.get("ok"):
@@ -35,6 +51,12 @@ def record_values(output: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(record, dict):
         return {}
     return {k: v for k, v in record.items() if k != "id"}
+
+
+def refined(fields: list[FieldInfo], record: dict[str, Any]) -> list[FieldInfo]:
+    """A record tool's fields (their schemas often say nothing) typed by the values the
+    record holds now: a whole number is an integer, a "2026-03-17" a date, and so on."""
+    return [replace(f, kind=value_kind(record[f.name])) if f.name in record else f for f in fields]
 
 
 Policy = Literal["notes", "ready", "commit", "ask"]

@@ -1,11 +1,11 @@
-"""Knowledge look-ups: the listener's query, and a value read from a document's table.
+"""Knowledge look-ups: a query, and a value read from a document's table.
 
 The packaged suites' tables read "Vendor registration fee schedule, by vendor
 category and risk tier. materials low: 216 dollars; materials medium: 79 dollars;
 ...": the key fields are named after "by", each row is keyed by their values in that
-order. The listener keys the row by the values it heard (or read in a record) for
-those fields. Any other document shape falls back on the reference agent's reading
-(the number after the chosen options).
+order. An agent keys the row by the values it heard (or read in a record) for those
+fields (the listener and the reference agent both). Any other document shape falls
+back on the reference agent's reading (the number after the chosen options).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from duplexbench.agents._listener.fields import Target
-from duplexbench.agents._reference.knowledge import value_from_results
+from duplexbench.agents._notes.kinds import Target
+from duplexbench.agents._notes.knowledge import value_from_results
 from duplexbench.values import parse_number
 
 Known = Callable[[str], Any]
@@ -42,18 +42,30 @@ def document(results: list[dict[str, Any]], doc: str) -> dict[str, Any] | None:
 def table_value(text: str, known: Known, target: Target, context: list[str]) -> Any:
     """The value of the row keyed by the known values, typed for the target; else the
     reference agent's reading of the text."""
+    keyed = keyed_value(text, known, target)
+    if keyed is not None:
+        return keyed
+    return value_from_results(target.info, [{"text": text}], context)
+
+
+def keyed_value(text: str, known: Known, target: Target) -> Any:
+    """The value of the row of a keyed table ("..., by vendor category and risk tier.
+    materials medium: 79 dollars; ...") whose keys are the known values; None if the
+    text is no such table or no row has them."""
     head, _, body = text.partition(". ")
     by = _BY.search(head)
-    if by is not None:
-        keys = [k.strip() for k in _KEYS.split(by.group(1)) if k.strip()]
-        said = [known(k) for k in keys]
-        if keys and all(s is not None for s in said):
-            want = " ".join(str(s) for s in said).casefold()
-            for row in body.rstrip(". ").split(";"):
-                key, _, value = row.rpartition(":")
-                if " ".join(key.split()).casefold() == want:
-                    return _typed(value, target)
-    return value_from_results(target.info, [{"text": text}], context)
+    if by is None:
+        return None
+    keys = [k.strip() for k in _KEYS.split(by.group(1)) if k.strip()]
+    said = [known(k) for k in keys]
+    if not keys or any(s is None for s in said):
+        return None
+    want = " ".join(str(s) for s in said).casefold()
+    for row in body.rstrip(". ").split(";"):
+        key, _, value = row.rpartition(":")
+        if " ".join(key.split()).casefold() == want:
+            return _typed(value, target)
+    return None
 
 
 def _typed(text: str, target: Target) -> Any:
