@@ -88,6 +88,16 @@ def test_answers_after_the_endpoint_then_yields_to_real_speech_only() -> None:
     assert any(isinstance(e, TranscriptDelta) for e in after)  # answers what it was told
 
 
+def test_speech_said_and_done_while_it_talks_is_not_a_turn() -> None:
+    """A "That's correct." in the middle of a long read-back, too short to stop it, was
+    taken as the answer to the approval question asked after it (reference version 4)."""
+    cascade, brain = agent()
+    # a turn (it then talks for 5 s), speech said and done while it talks, its end, and
+    # silence (one drive: each starts its clock at 0)
+    drive(cascade, [(1000, True), (700, False), (500, True), (800, False), (6000, False)])
+    assert len(brain.heard) == 1
+
+
 def test_reference_agent_in_audio_takes_the_correction() -> None:
     item = fixture_item("form-expense-correction")
     cascade = CascadeAgent(ReferenceDialogue())

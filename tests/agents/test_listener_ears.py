@@ -4,14 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from duplexbench.agents._listener.ears import (
-    LOW_LOGPROB,
-    MAX_REPAIRS,
-    Ear,
-    Ears,
-    How,
-    confident,
-)
 from duplexbench.agents._listener.fields import Ear as EarKind
 from duplexbench.agents._listener.fields import Target, ear_of
 from duplexbench.agents._notes.alphabet import (
@@ -21,6 +13,14 @@ from duplexbench.agents._notes.alphabet import (
     looped,
     mark_lost,
     nato_near,
+)
+from duplexbench.agents._notes.ears import (
+    LOW_LOGPROB,
+    MAX_REPAIRS,
+    Ear,
+    Ears,
+    How,
+    confident,
 )
 from duplexbench.agents._notes.reading import (
     ambiguous,

@@ -98,6 +98,8 @@ class CascadeAgent:
             events.append(SpeechCancelled())
         elif self.heard and not self.vad.speaking and not talking:
             events += self._user_finished(frame.t_ms)
+        elif self.heard and not self.vad.speaking:
+            self.heard = []  # said and done while the agent talked, too short to stop it
         return events
 
     def _listen(self, frame: AudioFrame) -> None:

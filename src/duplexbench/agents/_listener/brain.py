@@ -21,7 +21,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from duplexbench.agents._listener.ears import Ears, How
 from duplexbench.agents._listener.fields import FieldBook
 from duplexbench.agents._listener.lookups import Lookups
 from duplexbench.agents._listener.outline import OutlineTurn
@@ -35,6 +34,7 @@ from duplexbench.agents._listener.words import (
     confirm,
     repair,
 )
+from duplexbench.agents._notes.ears import Ears, How
 from duplexbench.agents._protocol import (
     AgentError,
     AgentInput,

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from duplexbench.agents._listener.ears import Ears
 from duplexbench.agents._listener.fields import FieldBook
 from duplexbench.agents._listener.outline import CallStep, Outline, OutlineTurn
 from duplexbench.agents._listener.steps import Filler
 from duplexbench.agents._notes import tables
+from duplexbench.agents._notes.ears import Ears
 from duplexbench.agents._protocol import AgentToolCall, ToolResultMessage, ToolSpec
 
 

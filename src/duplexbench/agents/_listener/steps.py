@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from duplexbench.agents._listener.ears import Ears
 from duplexbench.agents._listener.fields import FieldBook, Target
 from duplexbench.agents._listener.outline import ArgStep, CallStep, Outline
 from duplexbench.agents._listener.words import words_of
+from duplexbench.agents._notes.ears import Ears
 from duplexbench.agents._notes.tables import Known
 from duplexbench.agents._protocol import AgentToolCall
 

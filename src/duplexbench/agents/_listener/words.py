@@ -8,40 +8,20 @@ the phrase the item gives it ("update the account"), else by the tool's name.
 
 from __future__ import annotations
 
-import datetime as dt
-import re
 from typing import Any
 
-from duplexbench.agents._listener.ears import Repair
-from duplexbench.agents._notes.understand import spoken
+from duplexbench.agents._notes.ears import Repair, repair_request
+from duplexbench.agents._notes.understand import say_value
 
 CLOSE = "Thank you for your time. Goodbye!"
 GOT_IT = "Got it."
 GIVE_UP = "I am sorry, I cannot complete this on this call. Goodbye!"
 WHY = "It goes on the record, thank you."
 SENT_REQUEST = "I have sent you a formal approval request."
-_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 
 
 def words_of(name: str) -> str:
     return name.replace("_", " ").strip()
-
-
-def say_value(value: Any) -> str:
-    """A value as the listener says it: a date in words, a list joined by "and", no
-    comma inside a value (the caller reads a value up to the next comma)."""
-    if isinstance(value, str):
-        match = _ISO.match(value)
-        if match:
-            try:
-                day = dt.date(int(match[1]), int(match[2]), int(match[3]))
-            except ValueError:
-                return value
-            return f"{day:%B} {day.day}, {day.year}"
-        return value.replace(", ", " ")  # a comma would end the value for the caller
-    if isinstance(value, list):
-        return " and ".join(str(v) for v in value)
-    return spoken(value)
 
 
 def question(words: str) -> str:
@@ -73,12 +53,4 @@ def request(action: str) -> str:
 
 
 def repair(kind: Repair, words: str) -> str:
-    if kind == "ask":
-        return question(words)
-    if kind == "spelled":
-        return f"Could you spell the {words} for me?"
-    if kind == "phonetic":
-        return f"Could you spell the {words} using words, like A as in alpha?"
-    if kind == "digits":
-        return f"Could you read the {words} one digit at a time?"
-    return f"Sorry, could you repeat the {words}?"
+    return question(words) if kind == "ask" else repair_request(kind, words)

@@ -6,6 +6,7 @@ misrecognized by ASR) and the field schemas.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
@@ -251,3 +252,23 @@ def spoken(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
     return str(value)
+
+
+_ISO_DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+
+
+def say_value(value: Any) -> str:
+    """A value as an agent reads it back: a date in words, a list joined by "and", no
+    comma inside a value (the caller reads a value up to the next comma)."""
+    if isinstance(value, str):
+        match = _ISO_DAY.match(value)
+        if match:
+            try:
+                day = dt.date(int(match[1]), int(match[2]), int(match[3]))
+            except ValueError:
+                return value
+            return f"{day:%B} {day.day}, {day.year}"
+        return value.replace(", ", " ")  # a comma would end the value for the caller
+    if isinstance(value, list):
+        return " and ".join(str(v) for v in value)
+    return spoken(value)

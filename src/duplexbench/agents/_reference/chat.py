@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from duplexbench.agents._protocol import AgentInput, AgentSession, AgentTurn, TextAgent
+from duplexbench.speech import Transcript
 
 _STOP_WORDS = """
     a an the and or but so to of in on at for with about from by is are was were be been i you
@@ -81,6 +82,12 @@ class RoutedBrain:
 
     def respond(self, observation: AgentInput) -> AgentTurn:
         return self.active.respond(observation)
+
+    def heard(self, transcript: Transcript) -> None:
+        """The cascade's hook, passed on to a brain that listens carefully."""
+        hook = getattr(self.active, "heard", None)
+        if callable(hook):
+            hook(transcript)
 
     def close(self) -> None:
         self.active.close()

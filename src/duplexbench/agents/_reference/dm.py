@@ -33,6 +33,7 @@ from duplexbench.agents._notes.understand import (
     spoken,
 )
 from duplexbench.agents._protocol import AgentInput, AgentSession, AgentToolCall, AgentTurn
+from duplexbench.agents._reference.careful import Careful
 from duplexbench.agents._reference.phrasing import Phrasing, PhrasingName
 from duplexbench.agents._reference.records import (
     RECORD,
@@ -43,8 +44,15 @@ from duplexbench.agents._reference.records import (
     record_values,
     refined,
 )
+from duplexbench.speech import Transcript
 
 MAX_ATTEMPTS = 2
+_CONFIRM_ONLY = re.compile(
+    r"^\W*(?:(?:yes|yeah|yep)\W+)?(?:that'?s\s+)?(?:correct|right|exactly)\W*$", re.I
+)
+"""A confirmation of values read back, which is no go-ahead ("Yes, correct.")."""
+_RECORD = FieldInfo("reference number", "string", "the record's id")
+"""The caller's record id, as careful listening hears it (a code)."""
 NAMED = Phrasing("names")
 """Clarifications name the field, whatever the phrasing."""
 _WHICH_ONE = re.compile(
@@ -72,6 +80,10 @@ class _State:
     """The caller asked which detail was meant: say it by its name next."""
     read_back: dict[str, Any] | None = None
     """The values as last read back before asking for the go-ahead."""
+    confirmed: bool = False
+    """The caller confirmed the read-back without the go-ahead: ask only the question."""
+    ask: str | None = None
+    """Audio: the repair or read-back to ask next about the pending field."""
     record_id: str | None = None
     on_file: dict[str, Any] = field(default_factory=dict)
     """A changed record's values before the changes (grounded service tasks)."""
@@ -86,11 +98,15 @@ class ReferenceDialogue:
         self.s = _State()
         self._calls = 0
         self.changes = False
+        self.careful: Careful | None = None
+        """Audio only (the cascade handed a transcript over): careful listening."""
+        self.transcript: Transcript | None = None
 
     def start(self, session: AgentSession) -> None:
         self.tools = classify(session.tools)
         self.policy = policy_of(session.instructions)
         self.s = _State()
+        self.careful, self.transcript = None, None
         self.changes = self.tools.update is None and self.tools.record_update is not None
         """A grounded service task: collect the changes to a record, then apply them all
         with the record tool as the consequential action."""
@@ -100,6 +116,13 @@ class ReferenceDialogue:
 
     def close(self) -> None:
         return None
+
+    def heard(self, transcript: Transcript) -> None:
+        """The cascade's hook (audio): the whole transcript, with the ASR's confidence,
+        of the turn `respond` gets next; the agent listens carefully from now on."""
+        self.transcript = transcript
+        if self.careful is None:
+            self.careful = Careful(self.year)
 
     # ------------------------------------------------------------ turns
 
@@ -165,6 +188,10 @@ class ReferenceDialogue:
     def _understand(self, text: str) -> list[AgentToolCall]:
         s = self.s
         calls: list[AgentToolCall] = []
+        if self.careful and s.pending == RECORD and self.careful.listening(_RECORD.name):
+            return self._record(text)  # a repair or a read-back's answer
+        if self.careful and s.pending not in (None, RECORD) and self.careful.listening(s.pending):
+            return self._answer(s.pending, text)
         if s.pending is not None and _WHICH_ONE.search(text):
             s.clarify = True  # "Sorry, do you mean the tax id or the reference number?"
             return calls
@@ -200,12 +227,22 @@ class ReferenceDialogue:
         corrected = any(is_correction(p) for p in sentences)
         if refused or corrected:  # "Hold on, don't submit it. I need the X to be Y.":
             s.declined, s.asked_approval = refused and not corrected, False  # ask again
-        elif any(is_yes(p) for p in sentences):
+        elif any(is_yes(p) and not _CONFIRM_ONLY.match(p) for p in sentences):
             s.approved = True
+        elif any(is_yes(p) for p in sentences):
+            s.confirmed = True  # "Yes, correct.": the read-back, not the go-ahead
 
     def _record(self, text: str) -> list[AgentToolCall]:
         """The caller's reference number: look the record up (two tries at most)."""
         rid = record_id(text)
+        if self.careful is not None:  # audio: spelled and read back like any code
+            value = self.careful.hear(_RECORD, text, self.transcript, path=("id",))
+            if value is None:
+                self.s.ask = self.careful.question(_RECORD)
+                if self.s.ask is not None:
+                    return []
+                value = self.careful.value(_RECORD.name)
+            rid = re.sub(r"[^A-Z0-9]", "", str(value or "").upper()) or rid
         self.s.attempts[RECORD] = self.s.attempts.get(RECORD, 0) + 1
         if rid is None and self.s.attempts[RECORD] < MAX_ATTEMPTS:
             return []
@@ -224,6 +261,8 @@ class ReferenceDialogue:
     def _answer(self, name: str, text: str) -> list[AgentToolCall]:
         info = self._field(name)
         assert info is not None
+        if self.careful is not None and not is_unknown(text):
+            return self._hear(info, text)
         value = None if is_unknown(text) else self._read(info, text)
         if value is not None:
             self.s.pending = None
@@ -236,6 +275,19 @@ class ReferenceDialogue:
             else:
                 self.s.skipped.add(name)
         return []
+
+    def _hear(self, info: FieldInfo, text: str) -> list[AgentToolCall]:
+        """Audio: one reading of the field; written once it settles, else the next turn
+        asks the repair or read-back `Careful` has for it."""
+        assert self.careful is not None
+        value = self.careful.hear(info, text, self.transcript)
+        if value is None:
+            self.s.ask = self.careful.question(info)
+            if self.s.ask is not None:
+                return []
+            value = self.careful.value(info.name)  # repairs ran out: the best reading
+        self.s.pending = None
+        return self._write(info.name, value)
 
     def _volunteered(self, text: str) -> list[AgentToolCall]:
         """Enum values the caller mentioned in passing (e.g. "after the birth of ...")."""
@@ -340,7 +392,8 @@ class ReferenceDialogue:
         if tools.lookup and not s.record_done and s.pending is None:
             s.pending = RECORD
         if s.pending is not None:
-            return AgentTurn(self._question(s.pending))
+            ask, s.ask = s.ask, None
+            return AgentTurn(ask or self._question(s.pending))
         missing = [
             f
             for f in tools.fields
@@ -383,7 +436,8 @@ class ReferenceDialogue:
         action = tools.commit.name.replace("_", " ")
         before, s.read_back = s.read_back, dict(s.values)
         changed = [n for n, v in s.values.items() if before is not None and before.get(n) != v]
-        names = changed or list(s.values)
+        names = changed or ([] if s.confirmed and before == s.values else list(s.values))
+        s.confirmed = False
         pairs = [(self._field(n), n, spoken(s.values[n])) for n in names]
         # ready before asking: a "no" leaves it ready for review, a "yes" commits
         # after a correction, only what changed: the rest was read back already

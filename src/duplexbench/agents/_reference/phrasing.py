@@ -101,6 +101,8 @@ class Phrasing:
     ) -> str:
         """`pairs`: (field, name, spoken value) of everything noted, or with `changed` of
         what changed since the last read-back (the rest was read back already)."""
+        if not pairs:  # read back and confirmed already: only the question
+            return "Would you like me to go ahead?" if self.paraphrase else f"Shall I {action} now?"
         if self.paraphrase:
             listed = "; ".join(value for _, _, value in pairs)
             lead = "I've updated that" if changed else "Let me read back what I've noted"

@@ -41,8 +41,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from duplexbench.agents._listener.fields import SPELLED_EARS, Target
 from duplexbench.agents._notes.alphabet import clarity, is_phonetic, looped, mark_lost
+from duplexbench.agents._notes.kinds import SPELLED_EARS, Target
 from duplexbench.agents._notes.reading import (
     ambiguous,
     canonical,
@@ -611,3 +611,16 @@ class Ears:
     def repairs(self, fact: str) -> int:
         ear = self.ears.get(fact)
         return 0 if ear is None else ear.repairs
+
+
+def repair_request(kind: Repair, words: str) -> str:
+    """The words of a repair request for the field named `words`."""
+    if kind == "spelled":
+        return f"Could you spell the {words} for me?"
+    if kind == "phonetic":
+        return f"Could you spell the {words} using words, like A as in alpha?"
+    if kind == "digits":
+        return f"Could you read the {words} one digit at a time?"
+    if kind == "ask":
+        return f"What is the {words}?"
+    return f"Sorry, could you repeat the {words}?"
