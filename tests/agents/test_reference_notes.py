@@ -8,7 +8,13 @@ from typing import Any
 
 import pytest
 
-from duplexbench.agents._protocol import AgentInput, AgentSession, ToolResultMessage, ToolSpec
+from duplexbench.agents._protocol import (
+    AgentError,
+    AgentInput,
+    AgentSession,
+    ToolResultMessage,
+    ToolSpec,
+)
 from duplexbench.agents._reference import ReferenceDialogue
 from duplexbench.agents._reference.records import record_id
 
@@ -141,3 +147,12 @@ def test_a_looked_up_value_comes_from_the_fields_own_table_keyed_by_the_callers_
     turn = dm.respond(AgentInput(3, tool_results=(result,)))
     fees = [c.arguments["fields"]["onboarding_fee"] for c in turn.tool_calls]
     assert fees == [79]
+
+
+def test_an_item_it_cannot_work_is_an_agent_error_naming_what_is_missing() -> None:
+    search = ToolSpec("search_documents", "Search.", {"properties": {"query": STRING}})
+    with pytest.raises(AgentError, match=r"no tool writes fields.*search_documents"):
+        ReferenceDialogue().start(AgentSession("Help.", (search,), "i", 0))
+    odd = _update("layout", {"type": "object", "description": "A floor plan"})
+    with pytest.raises(AgentError, match=r"layout \(object\)"):
+        ReferenceDialogue().start(AgentSession("Help.", (odd,), "i", 0))

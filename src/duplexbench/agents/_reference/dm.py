@@ -32,7 +32,13 @@ from duplexbench.agents._notes.understand import (
     parse_value,
     spoken,
 )
-from duplexbench.agents._protocol import AgentInput, AgentSession, AgentToolCall, AgentTurn
+from duplexbench.agents._protocol import (
+    AgentError,
+    AgentInput,
+    AgentSession,
+    AgentToolCall,
+    AgentTurn,
+)
 from duplexbench.agents._reference.careful import Careful
 from duplexbench.agents._reference.phrasing import Phrasing, PhrasingName
 from duplexbench.agents._reference.records import (
@@ -47,6 +53,10 @@ from duplexbench.agents._reference.records import (
 from duplexbench.speech import Transcript
 
 MAX_ATTEMPTS = 2
+_KINDS = frozenset(
+    {"string", "number", "integer", "boolean", "list", "interval", "enum", "date", "phone"}
+)
+"""The field types it reads (`_notes/schema.py`); any other is an agent error."""
 _CONFIRM_ONLY = re.compile(
     r"^\W*(?:(?:yes|yeah|yep)\W+)?(?:that'?s\s+)?(?:correct|right|exactly)\W*$", re.I
 )
@@ -113,6 +123,20 @@ class ReferenceDialogue:
         if self.changes and self.tools.record_update is not None:
             self.tools.fields = fields_of(self.tools.record_update)
             self.tools.commit = self.tools.record_update
+        self._check_schema(session)
+
+    def _check_schema(self, session: AgentSession) -> None:
+        """An item it cannot work is an agent error naming what is missing, never a
+        silent run that writes nonsense."""
+        if self.tools.update is None and self.tools.record_update is None:
+            names = ", ".join(t.name for t in session.tools)
+            raise AgentError(
+                "reference agent: no tool writes fields (an update tool taking `fields`, "
+                f"or a record tool taking `id` and `fields`); the tools are: {names}"
+            )
+        unknown = [f"{f.name} ({f.kind})" for f in self.tools.fields if f.kind not in _KINDS]
+        if unknown:
+            raise AgentError(f"reference agent: fields of a type it cannot read: {unknown}")
 
     def close(self) -> None:
         return None
