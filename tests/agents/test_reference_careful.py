@@ -50,3 +50,16 @@ def test_on_the_text_channel_the_words_are_the_value() -> None:
     assert [c.arguments for c in turn.tool_calls] == [
         {"fields": {"contact_person": "Fatima Castellanos"}}
     ]
+
+
+def test_the_start_of_a_spelling_cut_at_a_pause_is_held_and_joined() -> None:
+    dm = ReferenceDialogue()
+    dm.start(AgentSession("Fill in the form.", (UPDATE, SUBMIT), "i", 0))
+    heard(dm, "Hello.", 0)
+    heard(dm, "Fatima Casalanos.", 1)  # -> could you spell it?
+    say, calls = heard(dm, "Of course.", 2)  # the cascade cut the spelling at a pause
+    assert say == "" and calls == []  # it waits
+    rest = "Frank, Apple, Tom, India, Michael, Apple, space, Charles, Apple, Sam, Tom, "
+    rest += "Edward, London, London, Apple, Nancy, Ocean, Sam."
+    say, _ = heard(dm, rest, 3)
+    assert say == "Just to confirm, the contact person is Fatima Castellanos?"

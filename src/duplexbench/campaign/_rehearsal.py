@@ -45,7 +45,14 @@ from duplexbench.campaign._conditions import Condition, get_condition
 from duplexbench.files import write_text_atomic
 from duplexbench.items import WorkflowItem, item_checksum
 from duplexbench.orchestrator import EpisodeSetup, TextEpisode
-from duplexbench.speech import DEFAULT_VOICE, ClipRequest, SynthesisSettings, VoiceRef
+from duplexbench.speech import (
+    DEFAULT_VOICE,
+    ClipRequest,
+    SynthesisSettings,
+    Transcript,
+    TranscriptSegment,
+    VoiceRef,
+)
 from duplexbench.users import (
     NEUTRAL,
     CallerConfig,
@@ -135,7 +142,10 @@ class _Realizer(Realizer):
 
 
 class _Listener:
-    """A text agent whose every spoken line is kept."""
+    """A text agent whose every spoken line is kept. An agent that takes the cascade's
+    `heard(transcript)` hook gets each caller line as a sure transcript first, as its
+    audio form does (the reference agent then listens as carefully as in audio: its
+    spelling requests and read-backs, and the caller's spellings, are rehearsed too)."""
 
     def __init__(self, agent: TextAgent) -> None:
         self.agent = agent
@@ -145,6 +155,10 @@ class _Listener:
         self.agent.start(session)
 
     def respond(self, observation: AgentInput) -> AgentTurn:
+        hook = getattr(self.agent, "heard", None)
+        if callable(hook) and observation.user_text is not None:
+            text = observation.user_text
+            hook(Transcript(text, (), (TranscriptSegment(text, 0, 0, 0.0, 0.0),)))
         turn = self.agent.respond(observation)
         if isinstance(turn, AgentTurn) and isinstance(turn.say, str) and turn.say.strip():
             self.said.append(turn.say)

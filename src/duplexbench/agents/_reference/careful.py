@@ -16,10 +16,18 @@ from typing import Any
 
 from duplexbench.agents._notes.ears import Ears, How, Repair, repair_request
 from duplexbench.agents._notes.kinds import Target, ear_of
+from duplexbench.agents._notes.reading import read_spelling
 from duplexbench.agents._notes.schema import FieldInfo
 from duplexbench.agents._notes.understand import is_correction, is_no, is_yes, say_value
 from duplexbench.speech import Transcript
 
+HELD_WORDS = 4
+"""The most words of an answer to a spelling request that read as nothing and are held
+as the start of a spelling the cascade cut at a pause ("Of course."): the agent waits
+for the rest, once."""
+HOLD = object()
+"""What `hear` returns while it holds the start of a spelling: say nothing, wait."""
+_SPELLING: tuple[How, ...] = ("spelled", "phonetic", "digits")
 _HOW: dict[Repair, How] = {
     "spelled": "spelled",
     "phonetic": "phonetic",
@@ -37,6 +45,8 @@ class Careful:
         self.how: How = "plain"
         self.checking: str | None = None
         """The field whose value was read back last, awaiting "yes" or a correction."""
+        self.held = ""
+        """The start of a spelling the cascade cut at a pause, joined with what comes."""
 
     def listening(self, name: str) -> bool:
         """Whether the field is being repaired or checked (its answer is a reading)."""
@@ -61,6 +71,15 @@ class Careful:
             if is_correction(text) or is_no(text):
                 self.ears.reject(name)
         target = Target("", path or ("fields", name), info, "code" if path else ear_of(info))
+        if self.held:
+            text, self.held = f"{self.held} {text}", ""
+        elif (
+            self.how in _SPELLING
+            and len(text.split()) <= HELD_WORDS
+            and read_spelling(target, text, self.ears.year) is None
+        ):
+            self.held = text
+            return HOLD
         ear = self.ears.hear(
             name, target, text, how=self.how, transcript=transcript, words=[info.words], slot=name
         )

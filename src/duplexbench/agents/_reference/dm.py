@@ -39,7 +39,7 @@ from duplexbench.agents._protocol import (
     AgentToolCall,
     AgentTurn,
 )
-from duplexbench.agents._reference.careful import Careful
+from duplexbench.agents._reference.careful import HOLD, Careful
 from duplexbench.agents._reference.phrasing import Phrasing, PhrasingName
 from duplexbench.agents._reference.records import (
     RECORD,
@@ -90,6 +90,8 @@ class _State:
     """The caller asked which detail was meant: say it by its name next."""
     read_back: dict[str, Any] | None = None
     """The values as last read back before asking for the go-ahead."""
+    waiting: bool = False
+    """Audio: the caller began a spelling and paused; the agent says nothing."""
     confirmed: bool = False
     """The caller confirmed the read-back without the go-ahead: ask only the question."""
     ask: str | None = None
@@ -261,6 +263,9 @@ class ReferenceDialogue:
         rid = record_id(text)
         if self.careful is not None:  # audio: spelled and read back like any code
             value = self.careful.hear(_RECORD, text, self.transcript, path=("id",))
+            if value is HOLD:
+                self.s.waiting = True
+                return []
             if value is None:
                 self.s.ask = self.careful.question(_RECORD)
                 if self.s.ask is not None:
@@ -305,6 +310,9 @@ class ReferenceDialogue:
         asks the repair or read-back `Careful` has for it."""
         assert self.careful is not None
         value = self.careful.hear(info, text, self.transcript)
+        if value is HOLD:
+            self.s.waiting = True  # the start of a spelling: wait for the rest
+            return []
         if value is None:
             self.s.ask = self.careful.question(info)
             if self.s.ask is not None:
@@ -415,6 +423,9 @@ class ReferenceDialogue:
             return AgentTurn("", (*calls, self._commit(tools.commit.name)))
         if tools.lookup and not s.record_done and s.pending is None:
             s.pending = RECORD
+        if s.waiting:
+            s.waiting = False
+            return AgentTurn()  # the caller is spelling: say nothing
         if s.pending is not None:
             ask, s.ask = s.ask, None
             return AgentTurn(ask or self._question(s.pending))
