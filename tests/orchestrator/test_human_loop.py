@@ -53,7 +53,7 @@ def of_type(record: EpisodeRecord, kind: str) -> list[Any]:
 
 
 def test_a_scripted_person_completes_the_correction_item_with_the_reference_agent() -> None:
-    info, spec = get_agent("reference")
+    info, spec = get_agent("reference?listen=plain")  # the script answers its plain questions
     phone = ScriptedPhone(SpeechBank(), OPENING, list(REPLIES))
     record = call(fixture_item(ITEM), info.create(spec, "audio"), phone)
     assert record.end_reason == "agent_ended", [e.data for e in of_type(record, "user.utterance")]

@@ -312,14 +312,19 @@ def perfect_asr(monkeypatch: pytest.MonkeyPatch, fail_first: Any = None) -> None
     use_asr(monkeypatch, answer, "whisper")
 
 
-def test_asr_failing_once_is_retried_and_the_reference_agent_passes(
+def test_asr_failing_once_is_retried_and_the_episode_completes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The retried episode runs whole: scored, and the agent wrote what it heard. (Not
+    its Workflow Success: this fake ASR hears only the last clip the bank spoke, and
+    since reference version 4 asks for spellings, a clip per letter, it hears one.)"""
     use_tts(monkeypatch, FakeTTS(version="fake-asr"))
     perfect_asr(monkeypatch, fail_first=lambda call: 1 / 0)
     result, progress = campaign(tmp_path, "reference", (ORDER,), retries=1)
     assert progress.retried == 1 and progress.errors == 0
-    assert [(s.status, s.ws) for s in workflow_scores(result.scores)] == [("ok", 1)]
+    [score] = workflow_scores(result.scores)
+    assert score.status == "ok" and score.afa is not None
+    assert score.afa.correct * 2 > score.afa.total  # most fields right
 
 
 @pytest.mark.parametrize(

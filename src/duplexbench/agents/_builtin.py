@@ -151,7 +151,10 @@ def _reference(spec: AgentSpec, channel: Channel) -> TextAgent | StepAgent:
         phrasing = options.pop("phrasing", "names")
         if phrasing not in PHRASINGS:
             raise ValueError(f"unknown phrasing {phrasing!r}: one of {', '.join(PHRASINGS)}")
-        dialogue = ReferenceDialogue(year=year, phrasing=phrasing)
+        listen = options.pop("listen", "careful")
+        if listen not in ("careful", "plain"):
+            raise ValueError(f"unknown listen {listen!r}: careful or plain")
+        dialogue = ReferenceDialogue(year=year, phrasing=phrasing, careful=listen == "careful")
     except ValueError as exc:
         raise ValueError(f"bad option for the reference agent: {exc}") from None
     brain: TextAgent = _llm_brain(options) if "llm" in options else RoutedBrain(dialogue)

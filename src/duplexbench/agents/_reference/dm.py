@@ -102,7 +102,9 @@ class _State:
 
 
 class ReferenceDialogue:
-    def __init__(self, year: int = 2026, phrasing: PhrasingName = "names") -> None:
+    def __init__(
+        self, year: int = 2026, phrasing: PhrasingName = "names", careful: bool = True
+    ) -> None:
         self.year = year
         self.phrasing = Phrasing(phrasing)
         self.tools = ToolMap()
@@ -110,6 +112,8 @@ class ReferenceDialogue:
         self.s = _State()
         self._calls = 0
         self.changes = False
+        self.listens_carefully = careful
+        """`listen=plain`: in audio too, the words heard are the value (version 3's way)."""
         self.careful: Careful | None = None
         """Audio only (the cascade handed a transcript over): careful listening."""
         self.transcript: Transcript | None = None
@@ -147,7 +151,7 @@ class ReferenceDialogue:
         """The cascade's hook (audio): the whole transcript, with the ASR's confidence,
         of the turn `respond` gets next; the agent listens carefully from now on."""
         self.transcript = transcript
-        if self.careful is None:
+        if self.careful is None and self.listens_carefully:
             self.careful = Careful(self.year)
 
     # ------------------------------------------------------------ turns
