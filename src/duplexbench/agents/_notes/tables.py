@@ -16,6 +16,7 @@ from typing import Any
 
 from duplexbench.agents._notes.kinds import Target
 from duplexbench.agents._notes.knowledge import value_from_results
+from duplexbench.agents._notes.schema import FieldInfo
 from duplexbench.values import parse_number
 
 Known = Callable[[str], Any]
@@ -78,3 +79,32 @@ def _typed(text: str, target: Target) -> Any:
     if target.info.kind == "integer" or (target.info.kind != "number" and number.is_integer()):
         return int(number)
     return number
+
+
+_STOP = frozenset({"the", "and", "for", "per", "with", "from", "this", "that", "table", "by"})
+
+
+def table_topic(doc: dict[str, Any], fields: list[FieldInfo]) -> FieldInfo | None:
+    """The field a document is about: the most words its title and first sentence (up
+    to "by") share with the field's name and description ("Vendor registration fee
+    schedule" and "onboarding fee, one-time fee to register the vendor, from the fee
+    schedule": vendor, fee, schedule), never a field the table is keyed by ("Support
+    level fees, by support level": the fee); None on a tie."""
+    first = str(doc.get("text", "")).partition(". ")[0]
+    by = re.search(r",?\s+by\s+", first)
+    head, keys = (first[: by.start()], first[by.end() :]) if by else (first, "")
+    said, keyed = _content_words(f"{doc.get('title', '')} {head}"), keys.casefold()
+    scored = [
+        (len(said & _content_words(f"{f.words} {f.description}")), f)
+        for f in fields
+        if f.words.casefold() not in keyed
+    ]
+    best = max((n for n, _ in scored), default=0)
+    top = [f for n, f in scored if n == best]
+    return top[0] if best and len(top) == 1 else None
+
+
+def _content_words(text: str) -> set[str]:
+    """Lower-case words of three letters or more, a plural's "s" dropped."""
+    words = re.findall(r"[a-z]{3,}", text.casefold())
+    return {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words} - _STOP

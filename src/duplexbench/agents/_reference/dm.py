@@ -20,7 +20,7 @@ from duplexbench.agents._notes.kinds import Target, ear_of
 from duplexbench.agents._notes.knowledge import value_from_results
 from duplexbench.agents._notes.reading import read_plain
 from duplexbench.agents._notes.schema import FieldInfo, ToolMap, classify, fields_of
-from duplexbench.agents._notes.tables import keyed_value
+from duplexbench.agents._notes.tables import keyed_value, table_topic
 from duplexbench.agents._notes.understand import (
     about,
     best_choice,
@@ -377,34 +377,14 @@ class ReferenceDialogue:
         the chosen options in the top document."""
         target = Target("", ("fields", info.name), info, ear_of(info))
         for doc in results:
-            text = str(doc.get("text", ""))
-            first = text.partition(". ")[0]
-            by = re.search(r",?\s+by\s+", first)
-            head, keys = (first[: by.start()], first[by.end() :]) if by else (first, "")
-            if self._topic(f"{doc.get('title', '')} {head}", keys) != info:
+            if table_topic(doc, self.tools.fields) != info:
                 continue  # another field's table ("Early payment discount table")
-            keyed = keyed_value(text, self._known, target)
+            keyed = keyed_value(str(doc.get("text", "")), self._known, target)
             if keyed is not None:
                 return keyed
         if self.changes:
             return None  # a record's other values are not to be guessed from a document
         return value_from_results(info, results, self._context())
-
-    def _topic(self, header: str, keys: str = "") -> FieldInfo | None:
-        """The field a document's title (and first sentence up to "by") is most about:
-        the most words shared with the field's name and description ("Vendor
-        registration fee schedule" and "onboarding fee, one-time fee to register the
-        vendor, from the fee schedule": vendor, fee, schedule), never one of the fields
-        the table is keyed by ("Support level fees, by support level": the fee)."""
-        said, keyed = _content_words(header), keys.casefold()
-        scored = [
-            (len(said & _content_words(f"{f.words} {f.description}")), f)
-            for f in self.tools.fields
-            if f.words.casefold() not in keyed
-        ]
-        best = max((n for n, _ in scored), default=0)
-        top = [f for n, f in scored if n == best]
-        return top[0] if best and len(top) == 1 else None
 
     def _known(self, words: str) -> Any:
         """The value written for the field named `words` ("risk tier"), or None."""
@@ -499,15 +479,6 @@ class ReferenceDialogue:
         if clarify:
             return f"I mean the {info.words}. {NAMED.question(info, 0)}"
         return self.phrasing.question(info, self.tools.fields.index(info))
-
-
-_STOP = frozenset({"the", "and", "for", "per", "with", "from", "this", "that", "table", "by"})
-
-
-def _content_words(text: str) -> set[str]:
-    """Lower-case words of three letters or more, a plural's "s" dropped."""
-    words = re.findall(r"[a-z]{3,}", text.casefold())
-    return {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words} - _STOP
 
 
 def describe(turn: AgentTurn) -> str:
