@@ -32,7 +32,7 @@ class Scrambled:
 
 
 def _pass_at_1(items: list[WorkflowItem]) -> float:
-    return sum(run_and_score(item, ReferenceDialogue())[1].ws for item in items) / len(items)
+    return sum(run_and_score(item, ReferenceDialogue())[1].ws or 0 for item in items) / len(items)
 
 
 def test_scrambled_item_ids_change_nothing() -> None:
