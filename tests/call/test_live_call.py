@@ -128,7 +128,7 @@ def test_a_person_calls_the_reference_agent_and_it_scores_like_a_simulated_episo
     opts = CallOptions(
         suite=str(FIXTURES),
         items=("form-expense-correction",),
-        agent="reference",
+        agent="reference?listen=plain",  # the scripted person answers plain questions
         out=tmp_path / "run",
         speech_cache=speech_cache,
     )
