@@ -64,3 +64,21 @@ def test_a_name_inside_a_longer_name_does_not_take_its_value() -> None:
     assert observer.stated_after("The contact phone is 555-234-5678.") == {
         "contact_phone": "555-234-5678"
     }
+
+
+def test_a_name_inside_a_longer_phrase_states_no_value() -> None:
+    """Bug: "According to the support level fees, ..." (a document's title) stated the
+    support level as "fees", and the caller corrected a level the agent never gave
+    (generate_suite(seed=7) could not finish customer-service-04)."""
+    data = fixture_item("order-revocation").model_dump(mode="json", exclude_none=True)
+    data["user"]["facts"] += [
+        {"id": "support_level", "value": "Premium"},
+        {"id": "invoice_number", "value": "E1042"},
+    ]
+    observer = ActObserver(parse_item(data, "levels"))
+    fees = "According to the support level fees, the monthly fee comes to 40 dollars."
+    assert "support_level" not in observer.stated_after(fees)
+    assert observer.stated_after("the support level is basic.") == {"support_level": "basic"}
+    assert observer.stated_after("Support level: basic.") == {"support_level": "basic"}
+    listed = observer.stated_after("So: support level Premium, invoice number E1042.")
+    assert listed == {"support_level": "Premium", "invoice_number": "E1042"}

@@ -131,7 +131,7 @@ def test_the_same_sentence_in_the_same_item_gives_the_same_acts(form: WorkflowIt
 def test_the_identity_names_every_layer() -> None:
     ident = ObserverConfig().identity()
     assert ident["observer"] == "rules+semantic" and ident["model"] and ident["weights"]
-    assert ObserverConfig(kind="rules").identity() == {"observer": "rules", "version": "4"}
+    assert ObserverConfig(kind="rules").identity() == {"observer": "rules", "version": "5"}
     llm = ObserverConfig(llm_model="m", llm_base_url="http://x").identity()
     assert llm["observer"] == "rules+semantic+llm" and llm["llm"] == "m"
 

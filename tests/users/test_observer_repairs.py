@@ -31,7 +31,7 @@ def service() -> ActObserver:
 
 def test_the_contract() -> None:
     assert REPAIR_KINDS == ("REPEAT", "SPELL", "PHONETIC", "DIGITS", "SLOWER")
-    assert OBSERVER_VERSION == "4"
+    assert OBSERVER_VERSION == "5"
     assert is_repair("SPELL:contact_email") and is_repair("SLOWER")
     assert not is_repair("ASK:contact_email") and not is_repair("READBACK")
 

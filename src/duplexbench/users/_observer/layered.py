@@ -75,7 +75,7 @@ from duplexbench.users._observer.slots import Slot, item_actions, item_slots
 from duplexbench.users._observer.spotting import ValueSpotter
 
 ObserverKind = Literal["rules", "semantic"]
-OBSERVER_VERSION = "4"
+OBSERVER_VERSION = "5"
 """Bumped whenever the observer's acts for some sentence change."""
 
 _SETTLING = ("ASK:", "CONFIRM:", "CHECK:")

@@ -16,9 +16,13 @@ from dataclasses import dataclass
 from duplexbench.users._observer.cues import normalize, word_set
 from duplexbench.users._observer.slots import Action, Slot
 
-_LINK = r"(?:\s+(?:is|was|as|of|at|to|comes to|will be|would be|should be|are))?\s*:?\s*"
+_LINK = r"(?P<link>(?:\s+(?:is|was|as|of|at|to|comes to|will be|would be|should be|are))?\s*:?)\s*"
 _VALUE_END = r"(?=[,;?!]|\.\s|\.$|$)"
-_STATED_VALUE = re.compile(_LINK + r"(.+?)" + _VALUE_END)
+_STATED_VALUE = re.compile(_LINK + r"(?P<value>.+?)" + _VALUE_END)
+_LOOKS_LIKE_A_VALUE = re.compile(r"[0-9@A-Z$£€]")
+"""With no link word ("the invoice number E1042"), what follows a name is a value only
+when it looks like one (a digit, a capital, an @ or a currency sign); lowercase words
+are more of the phrase: "the support level fees" names a document, not a level."""
 STRONG_ALIAS_WORDS = 3
 _TOLD = r"is|was|are|as|would be|will be|should be|comes to"
 _NOT_A_VALUE = word_set(
@@ -115,7 +119,10 @@ class NameFinder:
             name = re.compile(rf"\b{words}\b", flags=re.IGNORECASE)
             for match in name.finditer(masked):
                 stated = _STATED_VALUE.match(text, match.end())
-                if stated and phrase.target not in out:
-                    out[phrase.target] = stated.group(1).strip()
+                if stated is None or phrase.target in out:
+                    continue
+                value = stated.group("value").strip()
+                if stated.group("link").strip() or _LOOKS_LIKE_A_VALUE.search(value):
+                    out[phrase.target] = value
             masked = name.sub(lambda m: "#" * len(m.group(0)), masked)
         return out
