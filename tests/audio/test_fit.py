@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from duplexbench.audio._fit import DurationMismatch, fit_duration, trim_silence
+from duplexbench.audio._fit import DurationMismatch, cap_pauses, fit_duration, trim_silence
 from duplexbench.audio._pcm import SAMPLE_RATE, Int16Array
 
 SR = SAMPLE_RATE
@@ -147,3 +147,20 @@ def test_fit_bad_arguments() -> None:
         fit_duration(x, 100, squash, 0)
     with pytest.raises(ValueError, match="mono"):
         fit_duration(np.zeros((4, 2), np.int16), 4, "exact", 0)
+
+
+def test_cap_pauses_shortens_only_long_inner_quiet() -> None:
+    """The speech kit lent to local agents caps the pauses inside a line: hibari's 730 ms
+    between two sentences let the simulated caller (700 ms response gap) talk over it."""
+    tone = (np.sin(np.arange(1600) / 3.0) * 8000).astype(np.int16)  # 100 ms, loud
+    quiet = np.zeros(SAMPLE_RATE * 730 // 1000, dtype=np.int16)
+    short = np.zeros(SAMPLE_RATE * 300 // 1000, dtype=np.int16)
+    lead = np.zeros(SAMPLE_RATE * 900 // 1000, dtype=np.int16)
+    clip = np.concatenate([lead, tone, quiet, tone, short, tone, lead])
+    capped = cap_pauses(clip, 400)
+    assert capped.size == clip.size - SAMPLE_RATE * 330 // 1000  # 730 -> 400 ms, nothing else
+    assert np.array_equal(capped[: lead.size + tone.size], clip[: lead.size + tone.size])
+    assert np.array_equal(capped[-(lead.size + tone.size) :], clip[-(lead.size + tone.size) :])
+    assert cap_pauses(clip, 800).size == clip.size
+    assert cap_pauses(np.zeros(0, dtype=np.int16), 400).size == 0
+    assert cap_pauses(quiet, 100).size == quiet.size  # all quiet: no inner pause

@@ -64,7 +64,7 @@ def test_inline_episodes_render_piper_clips_in_the_service_only_during_a_job(
     job = EpisodeJob(config, item.model_dump(mode="json"), item_checksum(item), 1, "e/r1")
 
     def refuse(*args: object, **kwargs: object) -> object:
-        raise AssertionError("a piper clip rendered in the episode's process")
+        raise AssertionError("a model engine's clip rendered in the episode's process")
 
     monkeypatch.setattr(bank_module, "synthesize_checked", refuse)
     backend = InlineBackend(render_service=True)

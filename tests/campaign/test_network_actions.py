@@ -21,12 +21,16 @@ from duplexbench.campaign._runner import RunOptions, run_campaign
 from duplexbench.items._action import ActionItem
 from duplexbench.items._action_suite import load_action_suite
 from duplexbench.items._suite import SuiteManifest
+from duplexbench.speech import agent_voice_for
 from duplexbench.suites._package import resolve_suite, write_suite
 from support.scores import action_scores
 
 pytest.importorskip("piper", reason="ideal-floor speaks with piper:joe")
 
 VOICES = {"user": "synthetic:alto", "other": "synthetic:tenor", "background": "synthetic:bass"}
+LENT = agent_voice_for([(VOICES["user"], 0.0)])
+"""The voice the harness lends in-process agents on these items (a synthetic caller keeps
+the agent on its voice, `speech/_agent_voice.py`): the served agent speaks it too."""
 
 
 def one_per_condition() -> list[ActionItem]:
@@ -56,7 +60,7 @@ def served(suite: Path, bank: Path) -> Iterator[str]:
     in its own process (as a user runs it); its base URL."""
     command = [sys.executable, "-c", "from duplexbench.cli import main; main()", "serve-agent"]
     command += ["--agent", "ideal-floor", "--suite", str(suite), "--port", "0"]
-    command += ["--speech-cache", str(bank)]
+    command += ["--speech-cache", str(bank), "--voice", LENT]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None

@@ -121,3 +121,37 @@ def test_a_caller_persona_changes_the_callers_voice_not_the_agents() -> None:
     assert episode.voice == "hibari:heart"
     speech = cast(BankSpeech, episode.audio_session().speech)  # what the harness lends
     assert speech.default_voice == "synthetic:alto"
+
+
+@pytest.mark.parametrize(
+    ("item_voice", "agent"),
+    [
+        ("piper:joe", "hibari:heart"),  # the clean caller: the agent's own voice
+        ("hibari:heart", "piper:joe"),  # a caller on the agent's voice at its pitch
+    ],
+)
+def test_local_agents_speak_the_agent_voice_in_every_condition(item_voice: str, agent: str) -> None:
+    item = fixture_item("form-expense-correction")
+    for personas in (("neutral",), ("warm-american",), ("brisk-american",)):
+        caller = CallerConfig(personas=personas)
+        setup = EpisodeSetup(item, item_checksum(item), "tests", "oracle", "accents", 0, 0)
+        config = AudioChannelConfig(user_voice=item_voice, caller=caller)
+        episode = AudioEpisode(setup, AudioOracle(), SpeechBank(), privileged=True, config=config)
+        speech = cast(BankSpeech, episode.audio_session().speech)
+        assert speech.default_voice == agent, personas
+        episode.open()  # the trace names the voice the agent was lent
+        (condition,) = of(episode.recorder.events, ConditionSetup)
+        assert condition.data.agent_voice == agent
+
+
+def test_the_oracle_is_not_talked_over_at_its_sentence_breaks() -> None:
+    """Bug: with hibari:heart lent to the agent, its 730 ms pause between "The order is
+    complete." and "Shall I place the order now?" let the clean caller (700 ms response
+    gap) answer "Okay." in between, and the oracle never got its approval."""
+    pytest.importorskip("hibari")
+    item = fixture_item("order-revocation")
+    setup = EpisodeSetup(item, item_checksum(item), "tests", "oracle", "clean", 0, 0)
+    config = AudioChannelConfig(user_voice="piper:joe")
+    record = AudioEpisode(setup, AudioOracle(), SpeechBank(), privileged=True, config=config).run()
+    assert record.error is None
+    assert score_episode(item, record.events).status == "ok"

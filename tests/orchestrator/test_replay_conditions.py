@@ -108,3 +108,25 @@ def test_only_turn_taking_does_not_apply() -> None:
     assert not applies_to_replays(CallerConfig(out_of_turn=OutOfTurnConfig()))
     assert applies_to_replays(CallerConfig(effects=EffectsConfig()))
     assert applies_to_replays(CallerConfig(personas=(PIPER_PERSONA,)))
+
+
+def test_the_agent_voice_keeps_away_from_the_items_voices(bank: SpeechBank) -> None:
+    """The harness lends local agents hibari:heart, or piper:joe when a segment of the
+    item speaks hibari:heart at its pitch; the same in every condition."""
+    lent = {}
+    for other_voice in ("piper:joe", "hibari:heart"):
+        t = Timeline(bank)
+        t.add("Can you tell me more about the museum?", voice="piper:joe")
+        o = t.add("Hang on, I am on the phone.", role="other", voice=other_voice)
+        it = item("ignore.other_directed_speech", t.segments, distractor_interval=span(o))
+        for personas in (("neutral",), ("warm-american",)):
+            config = replace(CONFIG, agent_voice=None, caller=CallerConfig(personas=personas))
+            setup = ActionSetup(it, "checksum", "test", "agent", condition="realistic")
+            episode = ActionEpisode(setup, SilentAgent(), bank, config=config)
+            lent[other_voice, personas] = episode.agent_voice
+    assert lent == {
+        ("piper:joe", ("neutral",)): "hibari:heart",
+        ("piper:joe", ("warm-american",)): "hibari:heart",
+        ("hibari:heart", ("neutral",)): "piper:joe",
+        ("hibari:heart", ("warm-american",)): "piper:joe",
+    }

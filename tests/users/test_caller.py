@@ -62,7 +62,9 @@ def test_a_fallback_speaks_only_when_allowed_and_drops_a_pitch_it_cannot_shift(
     persona = c.to_trace()["persona"]
     assert persona["fallback_for"] == "espeak:en-gb-x-rp" and persona["pitch_semitones"] == 0
     lancs = CallerConfig(personas=("easygoing-lancashire",), voice_fallback=True)
-    assert freeze_caller(lancs, NATURAL, "i", 7, "x:y").voice == "hibari:heart"
+    stand_in = freeze_caller(lancs, NATURAL, "i", 7, "x:y")
+    assert stand_in.voice == "hibari:heart"  # at its own pitch, away from the agent's voice
+    assert stand_in.settings() == SynthesisSettings(speed=0.95, pitch_semitones=-2.0)
     own = freeze_caller(CallerConfig(personas=("bright-american",), voice_fallback=True),
                         NATURAL, "i", 7, "x:y")  # fmt: skip
-    assert own.fallback_for is None and own.settings().pitch_semitones == 2
+    assert own.fallback_for is None and own.settings().pitch_semitones == 3

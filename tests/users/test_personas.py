@@ -13,6 +13,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from duplexbench.speech import (
+    AGENT_FALLBACK_VOICE,
+    AGENT_PITCH_GAP,
+    AGENT_VOICE,
+    agent_voice_for,
+)
 from duplexbench.speech import _engines as engines
 from duplexbench.speech._tts import SpeechUnavailable, SynthesisSettings, VoiceRef, get_tts
 from duplexbench.users._personas import (
@@ -82,8 +88,31 @@ def test_half_the_callers_speak_with_the_two_neural_voices() -> None:
     assert 2 * len(neural) >= len(pool)
     assert {p.voice for p in neural} == {"piper:joe", "hibari:heart"}  # male and female
     assert len({(p.speed, p.pitch_semitones) for p in neural}) == len(neural)  # all differ
-    assert all(abs(p.pitch_semitones) <= 2 and 0.9 <= p.speed <= 1.2 for p in neural)
+    assert all(abs(p.pitch_semitones) <= 3 and 0.9 <= p.speed <= 1.2 for p in neural)
     assert all(not p.fallback for p in neural)
+
+
+def test_no_caller_sounds_like_the_agent() -> None:
+    """The agent speaks AGENT_VOICE at pitch 0: every caller on that voice, stand-ins
+    included, keeps AGENT_PITCH_GAP semitones away, so the agent keeps its voice."""
+    spoken = [(p.voice, p.pitch_semitones) for p in PERSONAS.values()]
+    spoken += [(p.fallback, p.fallback_pitch) for p in PERSONAS.values() if p.fallback]
+    on_agent_voice = [pitch for voice, pitch in spoken if voice == str(AGENT_VOICE)]
+    assert len(on_agent_voice) == 7  # five hibari personas and two stand-ins
+    assert all(abs(pitch) >= AGENT_PITCH_GAP for pitch in on_agent_voice)
+    for persona in PERSONAS.values():
+        assert agent_voice_for([(persona.voice, persona.pitch_semitones)]) == str(AGENT_VOICE)
+
+
+def test_a_caller_on_the_agent_voice_gets_an_agent_in_another() -> None:
+    assert agent_voice_for([("hibari:heart", 0.0)]) == str(AGENT_FALLBACK_VOICE)
+    assert agent_voice_for([("piper:joe", 0.0), ("hibari:heart", -1.5)]) == "piper:joe"
+    assert agent_voice_for([("hibari:heart", 2.0), ("default", 0.0)]) == "hibari:heart"
+    assert agent_voice_for([("synthetic:alto", 0.0)]) == "synthetic:alto"  # tests, timing
+    with pytest.raises(ValueError, match="cannot shift pitch"):  # a stand-in it cannot say
+        dataclasses.replace(PERSONAS["formal-rp"], fallback_pitch=1.0)
+    with pytest.raises(ValueError, match="without a fallback"):
+        dataclasses.replace(PERSONAS["warm-american"], fallback_pitch=1.0)
 
 
 def test_every_robotic_caller_has_a_neural_fallback_and_an_accent() -> None:

@@ -9,7 +9,13 @@ from duplexbench.audio._effects import (
     mulaw_encode,
     tic_clip,
 )
-from duplexbench.audio._fit import DurationMismatch, fit_duration, spoken_pieces, trim_silence
+from duplexbench.audio._fit import (
+    DurationMismatch,
+    cap_pauses,
+    fit_duration,
+    spoken_pieces,
+    trim_silence,
+)
 from duplexbench.audio._frames import FRAME_MS, AudioFrame, energy, silence
 from duplexbench.audio._pcm import (
     SAMPLE_RATE,
@@ -45,6 +51,7 @@ __all__ = [
     "StreamingVad",
     "UserLine",
     "VadConfig",
+    "cap_pauses",
     "energy",
     "fit_duration",
     "ms_for_samples",

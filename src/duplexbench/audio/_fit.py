@@ -21,11 +21,16 @@ the samples from the start of the first loud frame to the end of the last one
     ``target / len`` in [0.5, 2.0], otherwise :class:`DurationMismatch`;
     ``tolerance_samples`` is not used.
 
-Both are deterministic and work on mono int16 at 16 kHz.
+:func:`cap_pauses` shortens long quiet stretches inside a clip (the speech kit lent to
+local agents: a TTS that pauses longer between sentences than a caller waits for its
+turn would be talked over at every sentence break).
+
+All are deterministic and work on mono int16 at 16 kHz.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Literal
 
@@ -40,6 +45,7 @@ __all__ = [
     "MIN_STRETCH",
     "DurationMismatch",
     "FitMode",
+    "cap_pauses",
     "fit_duration",
     "spoken_pieces",
     "trim_silence",
@@ -80,6 +86,33 @@ def trim_silence(
     start = int(loud[0]) * flen
     end = min((int(loud[-1]) + 1) * flen, x.shape[0])
     return x[start:end].copy()
+
+
+def cap_pauses(
+    samples: Int16Array, max_ms: int, threshold_dbfs: float = -50.0, frame_ms: int = 10
+) -> Int16Array:
+    """Every quiet stretch between the first and the last loud frame (frames as in
+    :func:`trim_silence`) longer than ``max_ms`` is cut to ``max_ms`` from its middle;
+    leading and trailing quiet are kept. The input itself when nothing is cut."""
+    x = _mono_int16(samples)
+    loud = frame_levels(x, SAMPLE_RATE, frame_ms) >= threshold_dbfs
+    flen = max(1, SAMPLE_RATE * frame_ms // 1000)
+    keep = max(0, max_ms // frame_ms)
+    changes = (np.flatnonzero(np.diff(loud.astype(np.int8))) + 1).tolist()
+    bounds = [0, *changes, loud.size]
+    cuts: list[tuple[int, int]] = []
+    for start, end in itertools.pairwise(bounds[1:-1]):  # inner runs only
+        if not loud[start] and end - start > keep:  # a quiet stretch between loud frames
+            head = start + keep // 2
+            cuts.append((head * flen, (end - (keep - keep // 2)) * flen))
+    if not cuts:
+        return x
+    parts, at = [], 0
+    for cut_start, cut_end in cuts:
+        parts.append(x[at:cut_start])
+        at = cut_end
+    parts.append(x[at:])
+    return np.concatenate(parts)
 
 
 def spoken_pieces(pieces: Sequence[Int16Array], gap_ms: int) -> Int16Array:

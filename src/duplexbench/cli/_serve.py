@@ -14,7 +14,7 @@ from duplexbench.agents import RealtimeServer, ServeConfig, SessionStats
 from duplexbench.cli._common import fail
 from duplexbench.items import ActionItem, ItemError, load_action_suite
 from duplexbench.orchestrator import BankSpeech
-from duplexbench.speech import DEFAULT_VOICE, SpeechBank
+from duplexbench.speech import AGENT_VOICE, SpeechBank
 from duplexbench.suites import resolve_suite
 
 
@@ -32,7 +32,12 @@ from duplexbench.suites import resolve_suite
     type=click.Path(file_okay=False, path_type=Path),
     help="Speech bank lent to the agent (default: $DUPLEXBENCH_SPEECH_CACHE or ~/.cache/...).",
 )
-@click.option("--voice", default=str(DEFAULT_VOICE), show_default=True, help="The agent's voice.")
+@click.option(
+    "--voice",
+    default=str(AGENT_VOICE),
+    show_default=True,
+    help='The voice the served agent speaks with (docs/personas.md, "The agent\'s voice").',
+)
 @click.option(
     "--suite",
     help="Action suite (e.g. actions-v1) for a privileged test agent such as ideal-floor: "

@@ -31,6 +31,7 @@ from duplexbench.audio import (
     SAMPLE_RATE,
     Int16Array,
     StreamingVad,
+    cap_pauses,
     samples_for_ms,
     sha256_pcm,
     spoken_pieces,
@@ -47,7 +48,15 @@ from duplexbench.orchestrator._hearing import Hearing
 from duplexbench.orchestrator._playback import Delivered, Playback
 from duplexbench.orchestrator._tape import FrameTape
 from duplexbench.orchestrator._watchdog import FAULTS, kick
-from duplexbench.speech import DEFAULT_VOICE, Clip, SpeechBank, VoiceRef, get_asr
+from duplexbench.speech import (
+    AGENT_MAX_PAUSE_MS,
+    DEFAULT_VOICE,
+    Clip,
+    SpeechBank,
+    VoiceRef,
+    agent_voice_for,
+    get_asr,
+)
 from duplexbench.trace import (
     EndReason,
     ErrorKind,
@@ -116,7 +125,8 @@ class BankSpeech:
 
     def synthesize(self, text: str, voice: str | None = None) -> Int16Array:
         with harness_code():  # a TTS fault is the harness's, even inside the agent's step
-            return self.bank.clip(text, voice or self.default_voice).samples
+            clip = self.bank.clip(text, voice or self.default_voice)
+            return cap_pauses(clip.samples, AGENT_MAX_PAUSE_MS)
 
     def transcribe(self, samples: Int16Array) -> str:
         with harness_code():  # the lent engine's fault is the harness's too
@@ -146,11 +156,14 @@ class AudioEpisode(AudioSide):
         self.n = samples_for_ms(self.config.frame_ms)
         voice = self.config.user_voice or self.item.user.persona.voice
         voice = str(DEFAULT_VOICE if voice in ("", "default") else VoiceRef.parse(voice))
-        self.agent_voice = voice  # local agents' default TTS voice: never the caller persona's
         self.caller = freeze_caller(
             self.config.caller, self.config.turn_taking, self.item.id, setup.repetition_seed, voice
         )
         self.voice = self.caller.voice
+        # The voice lent to local agents: chosen against the item's voice (the clean
+        # caller's) too, so that it is the same in every condition of a run.
+        spoken = (self.voice, self.caller.settings().pitch_semitones)
+        self.agent_voice = agent_voice_for([(voice, 0.0), spoken])
         self.realizer = Realizer(
             self.item.id,
             self.item.user,
@@ -201,7 +214,7 @@ class AudioEpisode(AudioSide):
 
     def emit_start(self, session: AgentSession, channel: Literal["text", "audio"]) -> None:
         super().emit_start(session, channel)
-        self.line.emit_setup(self.setup.condition, self.simulator)
+        self.line.emit_setup(self.setup.condition, self.simulator, self.agent_voice)
 
     def run(self) -> EpisodeRecord:
         return play(self, self.link, self.clock)

@@ -69,10 +69,16 @@ class CallerLine:
     def delay_ms(self) -> int:
         return 0 if self.line is None else self.line.delay_ms
 
-    def emit_setup(self, condition: str, simulator: dict[str, str | None]) -> None:
+    def emit_setup(
+        self, condition: str, simulator: dict[str, str | None], agent_voice: str
+    ) -> None:
         frozen = self.caller.to_trace()
         data = ConditionSetupData(
-            condition=condition, line_delay_ms=self.delay_ms, simulator=simulator, **frozen
+            condition=condition,
+            line_delay_ms=self.delay_ms,
+            simulator=simulator,
+            agent_voice=agent_voice,
+            **frozen,
         )
         self.recorder.emit(0, data)
 

@@ -51,7 +51,7 @@ from duplexbench.orchestrator._hearing import Hearing
 from duplexbench.orchestrator._playback import Playback
 from duplexbench.orchestrator._tape import FrameTape
 from duplexbench.orchestrator._watchdog import FAULTS, kick
-from duplexbench.speech import DEFAULT_VOICE, SpeechBank
+from duplexbench.speech import AGENT_VOICE, SpeechBank
 from duplexbench.trace import (
     ConditionSetupData,
     EndReason,
@@ -183,7 +183,7 @@ class HumanEpisode(AudioSide):
             self.session(),
             self.config.frame_ms,
             SAMPLE_RATE,
-            BankSpeech(self.bank, str(DEFAULT_VOICE), self.config.asr),
+            BankSpeech(self.bank, str(AGENT_VOICE), self.config.asr),
         )
         self.emit_start(session.session, "audio")
         persona = self.item.user.persona

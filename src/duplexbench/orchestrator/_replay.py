@@ -55,8 +55,9 @@ class ReplayConfig:
     flush_limit_ms: int = 60_000
     asr: str | None = "whisper"
     """ASR for agent audio sent without a transcript (None: leave it unread)."""
-    agent_voice: str = "piper:joe"
-    """The voice the harness's speech kit lends local agents."""
+    agent_voice: str | None = None
+    """The voice the harness's speech kit lends local agents (None: `agent_voice_for`
+    the item's voices, `speech/_agent_voice.py`)."""
     caller: CallerConfig = field(default_factory=CallerConfig)
     """The condition's caller: line effects and personas apply to replays (`replay_caller.py`)."""
 

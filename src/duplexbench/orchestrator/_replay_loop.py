@@ -56,7 +56,7 @@ from duplexbench.orchestrator._replay_caller import CLEAN, replay_caller
 from duplexbench.orchestrator._replay_trace import ReplayTrace
 from duplexbench.orchestrator._tape import FrameTape
 from duplexbench.orchestrator._watchdog import FAULTS, kick
-from duplexbench.speech import SpeechBank, SynthesisSettings, render_segment
+from duplexbench.speech import SpeechBank, SynthesisSettings, agent_voice_for, render_segment
 from duplexbench.trace import EndReason, ErrorKind
 from duplexbench.users import NEUTRAL
 
@@ -91,6 +91,7 @@ class ActionEpisode:
         self.trace = ReplayTrace(setup, self.config.frame_ms)
         self.caller = replay_caller(self.config.caller, self.item, setup.repetition_seed)
         self.line = CallerLine(self.caller, self.trace.recorder, bank)
+        self.agent_voice = self.config.agent_voice or agent_voice_for(self._voices())
         self.timeline = UserTimeline()
         self.playback = Playback(self.config.max_buffer_ms)
         self.transcript = AgentTranscript(self.config.frame_ms)
@@ -118,7 +119,7 @@ class ActionEpisode:
         return AgentSession(instructions, (), self.item.id, self.setup.seed, action=action)
 
     def audio_session(self) -> AudioSession:
-        speech = BankSpeech(self.bank, self.config.agent_voice)
+        speech = BankSpeech(self.bank, self.agent_voice)
         return AudioSession(self.session(), self.config.frame_ms, SAMPLE_RATE, speech)
 
     # ------------------------------------------------------------ the loop's side (frame_loop)
@@ -130,7 +131,7 @@ class ActionEpisode:
         session = self.audio_session()
         self.trace.start(session.session)
         if self.config.caller != CLEAN:  # a clean replay's trace is as it always was
-            self.line.emit_setup(self.setup.condition, {"replay": "scripted"})
+            self.line.emit_setup(self.setup.condition, {"replay": "scripted"}, self.agent_voice)
         return session
 
     def begin(self) -> None:
@@ -197,6 +198,14 @@ class ActionEpisode:
         self.trace.cue(t, end, decision, self.controller.name)
         self._place("cue", t)
         self.horizon = end + self.config.observe_ms
+
+    def _voices(self) -> list[tuple[str, float]]:
+        """(voice, pitch) of every segment as authored, and of the persona that says the
+        user's lines (`_place`): the agent's voice is the same in every condition."""
+        voices = [(seg.voice, 0.0) for seg in self.item.segments]
+        if self.caller.persona.name != NEUTRAL:
+            voices.append((self.caller.voice, self.line.settings.pitch_semitones))
+        return voices
 
     def _place(self, part: Literal["main", "cue"], offset: int) -> None:
         extracted = self.item.source == "extracted"

@@ -5,6 +5,8 @@
 - :mod:`~duplexbench.speech._engines` — ``piper`` (default voice ``piper:joe``),
   ``espeak`` and ``flite``; :mod:`~duplexbench.speech._synthetic` — the fast,
   unintelligible ``synthetic`` engine for tests and loop timing.
+- :mod:`~duplexbench.speech._agent_voice` — ``AGENT_VOICE`` (``hibari:heart``), the
+  voice local agents speak with, kept apart from the caller's (``agent_voice_for``).
 - :mod:`~duplexbench.speech._bank` — ``SpeechBank``: render once, keep on disk.
 - :mod:`~duplexbench.speech._asr` — ``ASREngine`` and the ``whisper`` backend;
   :mod:`~duplexbench.speech._asr_types` — ``Transcript``, ``Word`` and ``TranscriptSegment``
@@ -15,6 +17,13 @@
 Optional engines load lazily: importing this package needs only numpy/soxr.
 """
 
+from duplexbench.speech._agent_voice import (
+    AGENT_FALLBACK_VOICE,
+    AGENT_MAX_PAUSE_MS,
+    AGENT_PITCH_GAP,
+    AGENT_VOICE,
+    agent_voice_for,
+)
 from duplexbench.speech._asr import (
     ASREngine,
     ASRError,
@@ -66,6 +75,10 @@ from duplexbench.speech._voice_check import (
 )
 
 __all__ = [
+    "AGENT_FALLBACK_VOICE",
+    "AGENT_MAX_PAUSE_MS",
+    "AGENT_PITCH_GAP",
+    "AGENT_VOICE",
     "DEFAULT_VOICE",
     "NEURAL",
     "VOICE_SENTENCES",
@@ -89,6 +102,7 @@ __all__ = [
     "VoiceCheck",
     "VoiceRef",
     "Word",
+    "agent_voice_for",
     "asr_engines",
     "check_pitch",
     "check_voice",

@@ -13,6 +13,7 @@ from duplexbench.speech import (
     SpeechBank,
     SynthesisSettings,
     VoiceRef,
+    agent_voice_for,
 )
 from duplexbench.users import NEUTRAL, Realizer, RepairTraits, get_persona, repeat_speed
 from duplexbench.values import SpellingStyle
@@ -25,7 +26,8 @@ def _voice(name: str | None) -> str:
 def build_requests(
     suite: Suite | ActionSuite, user_voice: str | None = None, agent_voice: str | None = None
 ) -> list[tuple[str, str] | ClipRequest]:
-    """(text, voice) of every user realization and every oracle line of the suite, and
+    """(text, voice) of every user realization and every oracle line of the suite (in
+    the voice local agents speak with in the clean condition, `speech/_agent_voice.py`), and
     the clean caller's repairs (each value said again, spelled in every style, read digit
     by digit) at its repeat rate; for an action suite, of every segment (in its own
     voice: the timing depends on it)."""
@@ -40,7 +42,7 @@ def build_requests(
         realizer = Realizer(item.id, item.user, 0, 0)
         requests += [(text, voice) for text in realizer.all_texts()]
         requests += [ClipRequest(t, voice, repairs) for t in realizer.repair_texts(styles)]
-        oracle = _voice(agent_voice or user_voice or item.user.persona.voice)
+        oracle = _voice(agent_voice) if agent_voice else agent_voice_for([(voice, 0.0)])
         requests += [(t.say, oracle) for t in item.reference.turns if t.say.strip()]
     return list(dict.fromkeys(requests))
 

@@ -31,6 +31,11 @@ class ConditionSetupData(_Data):
     turn_decider: str = Field(
         "rule", description="Who decides interruptions: the seeded rule or llm:<model>."
     )
+    agent_voice: str | None = Field(
+        None,
+        description="The voice the harness lends local agents for their speech "
+        "(`speech/_agent_voice.py`; None: traces before reference agent version 4).",
+    )
     simulator: dict[str, str | None] | None = Field(
         None,
         description="The simulated user: simulator version, observer layers, version, model "

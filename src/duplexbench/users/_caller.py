@@ -23,7 +23,6 @@ from duplexbench.speech import (
     SpeechUnavailable,
     SynthesisSettings,
     VoiceRef,
-    check_pitch,
     get_tts,
 )
 from duplexbench.users._decision import DeciderConfig
@@ -82,17 +81,11 @@ class FrozenCaller:
     """The persona's own voice when its fallback speaks instead (engine missing)."""
 
     def settings(self) -> SynthesisSettings:
-        """How the caller's clips are synthesized: the persona's rate and pitch, except a
-        pitch the fallback voice cannot shift (piper: none), which is left out."""
-        settings = self.persona.settings()
+        """How the caller's clips are synthesized: the persona's rate and pitch, or, when
+        its stand-in speaks (`fallback_for`), the rate at the stand-in's own pitch."""
         if self.fallback_for is None:
-            return settings
-        ref = VoiceRef.parse(self.voice)
-        try:
-            check_pitch(ref.engine, ref.voice, settings.pitch_semitones)
-        except ValueError:
-            return SynthesisSettings(speed=settings.speed)
-        return settings
+            return self.persona.settings()
+        return self.persona.fallback_settings()
 
     def to_trace(self) -> dict[str, Any]:
         persona = self.persona.to_dict() | {"voice": self.voice, "table_version": PERSONAS_VERSION}

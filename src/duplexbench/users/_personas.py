@@ -71,6 +71,8 @@ class CallerPersona:
     fallback: str = ""
     """A neural voice that stands in when this persona's engine is missing, and only
     when the run allows it (`--allow-voice-fallback`); "": none (the neural ones)."""
+    fallback_pitch: float = 0.0
+    """The stand-in's pitch shift in semitones (0 for a voice that cannot shift)."""
     repair_budget: int = 3
     """Repairs of one value (repeat, spell, digits) made before the caller says it has
     said it already (it still answers: no request is a dead end)."""
@@ -90,7 +92,11 @@ class CallerPersona:
         object.__setattr__(self, "pitch_semitones", settings.pitch_semitones)
         check_pitch(ref.engine, ref.voice, settings.pitch_semitones)
         if self.fallback:
-            object.__setattr__(self, "fallback", str(VoiceRef.parse(self.fallback)))
+            fallback = VoiceRef.parse(self.fallback)
+            object.__setattr__(self, "fallback", str(fallback))
+            check_pitch(fallback.engine, fallback.voice, self.fallback_settings().pitch_semitones)
+        elif self.fallback_pitch:
+            raise ValueError(f"persona {self.name}: fallback_pitch without a fallback voice")
         if self.verbosity not in get_args(Verbosity):
             raise ValueError(
                 f"persona {self.name}: verbosity must be one of "
@@ -125,16 +131,22 @@ class CallerPersona:
         """The synthesis settings of this caller's clips (speed and pitch; gain 0)."""
         return SynthesisSettings(speed=self.speed, pitch_semitones=self.pitch_semitones)
 
+    def fallback_settings(self) -> SynthesisSettings:
+        """The stand-in voice's settings: the persona's rate at the stand-in's pitch."""
+        return SynthesisSettings(speed=self.speed, pitch_semitones=self.fallback_pitch)
+
     def to_dict(self) -> dict[str, str | float]:
         return dict(asdict(self))
 
 
 NEUTRAL = "neutral"
-PERSONAS_VERSION = 3
+PERSONAS_VERSION = 4
 """The persona table's version, recorded in every audio episode's `episode.condition`
 (`persona.table_version`): 1, flite and espeak-ng for all but two personas; 2, half
 of them on the neural voices `piper:joe` and `hibari:heart` (docs/personas.md); 3,
-repair traits: patience (repairs per value), spelling style, slowing down when asked.
+repair traits: patience (repairs per value), spelling style, slowing down when asked;
+4, the hibari personas and stand-ins moved 2 semitones or more from pitch 0, where the
+agent's voice speaks (`speech/_agent_voice.py`).
 Runs compare only within one version: the same persona name may sound different."""
 MAX_REPAIR_BUDGET = 10
 MIN_SLOWS_TO = 0.5
@@ -149,7 +161,7 @@ _TABLE: tuple[_Row, ...] = (
     ("hurried-american", "piper:joe", 1.2, 0.0, "terse", 0.6, 0.1,
      "In a rush: fast, shortest answers, cuts in when the agent rambles.",
      "American"),
-    ("patient-american", "hibari:heart", 0.9, -1.0, "verbose", 0.05, 0.6,
+    ("patient-american", "hibari:heart", 0.9, -2.0, "verbose", 0.05, 0.6,
      "Unhurried and talkative; lets the agent finish and says mm-hm a lot.",
      "American"),
     ("matter-of-fact-american", "piper:joe", 1.05, 0.0, "plain", 0.3, 0.2,
@@ -158,7 +170,7 @@ _TABLE: tuple[_Row, ...] = (
     ("chatty-scot", "flite:awb", 0.95, -1.0, "verbose", 0.2, 0.5,
      "Friendly and wordy; frames every answer, backchannels often.",
      "Scottish"),
-    ("clipped-american", "hibari:heart", 1.1, 1.0, "terse", 0.4, 0.1,
+    ("clipped-american", "hibari:heart", 1.1, 2.0, "terse", 0.4, 0.1,
      "Clipped answers, interrupts now and then.",
      "American"),
     ("polite-british", "espeak:en+f3", 1.0, 1.0, "plain", 0.1, 0.4,
@@ -176,7 +188,7 @@ _TABLE: tuple[_Row, ...] = (
     ("fast-new-yorker", "espeak:en-us-nyc", 1.25, 0.0, "terse", 0.8, 0.2,
      "Very fast, very brief, interrupts readily.",
      "American (New York City)"),
-    ("bright-american", "hibari:heart", 1.1, 2.0, "plain", 0.35, 0.3,
+    ("bright-american", "hibari:heart", 1.1, 3.0, "plain", 0.35, 0.3,
      "High, quick and upbeat; sometimes talks over the agent.",
      "American"),
     ("easygoing-lancashire", "espeak:en-gb-x-gbclan+f2", 0.95, 0.0, "plain", 0.2, 0.4,
@@ -185,29 +197,31 @@ _TABLE: tuple[_Row, ...] = (
     ("steady-west-midlands", "espeak:en-gb-x-gbcwmd", 1.0, -1.0, "plain", 0.25, 0.3,
      "Even-paced and plain-spoken.",
      "British (West Midlands)"),
-    ("soft-spoken-american", "hibari:heart", 0.95, 0.0, "plain", 0.1, 0.4,
+    ("soft-spoken-american", "hibari:heart", 0.95, 2.0, "plain", 0.1, 0.4,
      "Quiet and careful; answers fully, seldom cuts in.",
      "American"),
     ("brisk-american", "piper:joe", 1.15, 0.0, "terse", 0.5, 0.2,
      "Brisk and to the point; short answers, jumps in on long read-backs.",
      "American"),
-    ("warm-american", "hibari:heart", 1.0, -2.0, "verbose", 0.15, 0.5,
+    ("warm-american", "hibari:heart", 1.0, -3.0, "verbose", 0.15, 0.5,
      "Warm, lower voice; explains a little more than asked, backchannels.",
      "American"),
 )  # fmt: skip
 
-FALLBACKS = {
-    "chatty-scot": "piper:joe",
-    "polite-british": "hibari:heart",
-    "formal-rp": "piper:joe",
-    "impatient-scot": "piper:joe",
-    "relaxed-caribbean": "piper:joe",
-    "fast-new-yorker": "piper:joe",
-    "easygoing-lancashire": "hibari:heart",
-    "steady-west-midlands": "piper:joe",
+FALLBACKS: dict[str, tuple[str, float]] = {
+    "chatty-scot": ("piper:joe", 0.0),
+    "polite-british": ("hibari:heart", 2.0),
+    "formal-rp": ("piper:joe", 0.0),
+    "impatient-scot": ("piper:joe", 0.0),
+    "relaxed-caribbean": ("piper:joe", 0.0),
+    "fast-new-yorker": ("piper:joe", 0.0),
+    "easygoing-lancashire": ("hibari:heart", -2.0),
+    "steady-west-midlands": ("piper:joe", 0.0),
 }
-"""The robotic personas' stand-in voice (same sex) when flite or espeak-ng is missing
-and the run allows it: the words, rate and turn-taking stay, the accent is lost."""
+"""The robotic personas' stand-in voice (same sex) and its pitch shift when flite or
+espeak-ng is missing and the run allows it: the words, rate and turn-taking stay, the
+accent is lost. A ``hibari:heart`` stand-in is kept 2 semitones or more from the
+agent's pitch, like the hibari personas (`speech/_agent_voice.py`)."""
 
 _Repairs = tuple[int, SpellingStyle, float]
 REPAIR_TRAITS: dict[str, _Repairs] = {
@@ -237,9 +251,11 @@ alphabet, or the phonetic alphabet on the voices that say it well) and slow down
 
 def _persona(row: _Row) -> CallerPersona:
     budget, spelling, slows_to = REPAIR_TRAITS[row[0]]
+    fallback, fallback_pitch = FALLBACKS.get(row[0], ("", 0.0))
     return CallerPersona(
         *row,
-        fallback=FALLBACKS.get(row[0], ""),
+        fallback=fallback,
+        fallback_pitch=fallback_pitch,
         repair_budget=budget,
         spelling=spelling,
         slows_to=slows_to,
