@@ -219,7 +219,8 @@ def rehearse(r: Rehearsal) -> list[ClipRequest]:
     user = realizer.said + [(t, 1.0) for t in _timed_lines(realizer, caller)]
     clips = [ClipRequest(t, caller.voice, _at(settings, rate)) for t, rate in user if t.strip()]
     if r.own_agent:
-        clips += [ClipRequest(t, voice) for t in listener.said]
+        agent = caller.agent_voice(voice)  # as the audio episode lends it
+        clips += [ClipRequest(t, agent) for t in listener.said]
     return list(dict.fromkeys(clips))
 
 
@@ -229,6 +230,7 @@ def rehearse(r: Rehearsal) -> list[ClipRequest]:
 SPEAKING_CODE = (
     "agents", "items", "orchestrator", "users", "values", "workbench",
     "words.py", "yesno.py", "campaign/_conditions.py", "campaign/_rehearsal.py",
+    "speech/_agent_voice.py",
 )  # fmt: skip
 """duplexbench's modules that decide what an episode says (relative to the package)."""
 

@@ -54,7 +54,6 @@ from duplexbench.speech import (
     Clip,
     SpeechBank,
     VoiceRef,
-    agent_voice_for,
     get_asr,
 )
 from duplexbench.trace import (
@@ -160,10 +159,7 @@ class AudioEpisode(AudioSide):
             self.config.caller, self.config.turn_taking, self.item.id, setup.repetition_seed, voice
         )
         self.voice = self.caller.voice
-        # The voice lent to local agents: chosen against the item's voice (the clean
-        # caller's) too, so that it is the same in every condition of a run.
-        spoken = (self.voice, self.caller.settings().pitch_semitones)
-        self.agent_voice = agent_voice_for([(voice, 0.0), spoken])
+        self.agent_voice = self.caller.agent_voice(voice)  # lent to local agents
         self.realizer = Realizer(
             self.item.id,
             self.item.user,

@@ -23,6 +23,7 @@ from duplexbench.speech import (
     SpeechUnavailable,
     SynthesisSettings,
     VoiceRef,
+    agent_voice_for,
     get_tts,
 )
 from duplexbench.users._decision import DeciderConfig
@@ -86,6 +87,13 @@ class FrozenCaller:
         if self.fallback_for is None:
             return self.persona.settings()
         return self.persona.fallback_settings()
+
+    def agent_voice(self, item_voice: str) -> str:
+        """The voice lent to local agents opposite this caller: chosen against the item's
+        voice (the clean caller's) too, so it is the same in every condition of a run
+        (`speech/_agent_voice.py`)."""
+        spoken = (self.voice, self.settings().pitch_semitones)
+        return agent_voice_for([(item_voice, 0.0), spoken])
 
     def to_trace(self) -> dict[str, Any]:
         persona = self.persona.to_dict() | {"voice": self.voice, "table_version": PERSONAS_VERSION}
