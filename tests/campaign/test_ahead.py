@@ -22,7 +22,7 @@ from duplexbench.campaign._runner import RunOptions, prepare_target, run_campaig
 from duplexbench.items._load import load_item
 from duplexbench.speech import _bank as bank_module
 from duplexbench.speech._asr import Transcript
-from duplexbench.speech._bank import SpeechBank
+from duplexbench.speech._bank import ClipRequest, SpeechBank
 from support.fixtures import FIXTURES
 from support.scores import workflow_scores
 
@@ -186,3 +186,30 @@ def test_a_clip_that_fails_is_reported_not_raised(tmp_path: Path) -> None:
     assert ahead_module.render_clip(root, bank_module.ClipRequest("Hi.", "nope:voice")) is not None
     assert ahead_module.render_clip(root, bank_module.ClipRequest("Hi.", VOICE)) is None
     assert SpeechBank(tmp_path / "bank").committed(SpeechBank().key("Hi.", VOICE))
+
+
+def test_each_model_engine_renders_in_fresh_processes(tmp_path: Path) -> None:
+    """A render-ahead process that rendered both piper's and hibari's clips held both
+    models (540 MiB in a cold clean run); each engine now gets processes of its own."""
+    calls: list[set[str]] = []
+
+    class Pool:
+        recycled = 0
+
+        def map(self, fn: Any, args: list[Any], tick: Any) -> list[None]:
+            calls.append({clip.voice for _, clip in args})
+            assert self.recycled == len(calls)  # fresh processes for every engine
+            for n in range(1, len(args) + 1):
+                tick(n, len(args), None)
+            return [None] * len(args)
+
+        def recycle(self) -> None:
+            self.recycled += 1
+
+    ticks: list[int] = []
+    step = ahead_module._Step(Pool(), 2, lambda _label: lambda n, _t, _o: ticks.append(n), "x")  # type: ignore[arg-type]
+    clips = [ClipRequest("one", "piper:joe"), ClipRequest("two", "hibari:heart")]
+    clips += [ClipRequest("three", "piper:joe"), ClipRequest("four", VOICE)]
+    failures = ahead_module._render(SpeechBank(tmp_path), clips, step)
+    assert failures == [] and calls == [{"hibari:heart"}, {"piper:joe"}]
+    assert ticks == [1, 2, 3, 4]  # the synthetic clip here, then each engine's in turn

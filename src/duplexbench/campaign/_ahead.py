@@ -11,8 +11,11 @@ Work is spread over the run's ``workers``: with more than one, a ``spawn``
 process pool rehearses the items and renders the clips (longest text first);
 with one, rehearsals run in this process (they warm what its episodes use)
 and clips render in one child process. Either way the model memory of a
-neural TTS (piper) leaves with the pool before the episodes start, so
-episode workers do not hold it. Clips of :data:`LIGHT_ENGINES` render in
+neural TTS (piper, hibari) leaves with the pool before the episodes start, so
+episode workers do not hold it; the clips of each model engine render in fresh
+processes of their own (in a cold `run --condition clean -k 1 --workers 2`, a
+render-ahead process that rendered both engines' clips peaked at 540 MiB:
+`benchmarks/worker_memory.py --run`). Clips of :data:`LIGHT_ENGINES` render in
 this process. Bank writes are atomic and deterministic, so parallel renders
 of the same clip are harmless.
 
@@ -145,6 +148,11 @@ class _Pool:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
 
+    def recycle(self) -> None:
+        """Close the processes; the next `map` starts fresh ones (no model loaded)."""
+        self.close()
+        self._pool = None
+
 
 @dataclass
 class _Step:
@@ -239,7 +247,8 @@ def _predict(
 
 
 def _render(bank: SpeechBank, missing: list[ClipRequest], step: _Step) -> list[PrerenderFailure]:
-    """Render the missing clips: light engines here, the others in the pool, longest first."""
+    """Render the missing clips: light engines here, the others in the pool, an engine at a
+    time in fresh processes (each holds one TTS model), longest first."""
     if not missing:
         return []
     tick = step.tick("speech")
@@ -256,17 +265,25 @@ def _render(bank: SpeechBank, missing: list[ClipRequest], step: _Step) -> list[P
         if tick is not None:
             tick(done, len(missing), _ERROR if reason else _OK)
 
-    def later(done: int, total: int, outcome: Any) -> None:
-        if tick is not None:
-            tick(len(light) + done, len(missing), outcome)
+    by_engine: dict[str, list[ClipRequest]] = {}
+    for clip in heavy:
+        by_engine.setdefault(clip.voice.partition(":")[0], []).append(clip)
+    done = len(light)
+    for engine, clips in sorted(by_engine.items()):
+        step.pool.recycle()  # one TTS model per process (module docstring)
 
-    if heavy:
-        reasons = step.pool.map(_render_in_worker, [(str(bank.root), c) for c in heavy], later)
+        def ticked(n: int, _total: int, outcome: Any, before: int = done) -> None:
+            if tick is not None:
+                tick(before + n, len(missing), outcome)
+
+        reasons = step.pool.map(_render_in_worker, [(str(bank.root), c) for c in clips], ticked)
         failures += [
             PrerenderFailure(c.text, c.voice, r if isinstance(r, str) else f"worker failed: {r!r}")
-            for c, r in zip(heavy, reasons, strict=True)
+            for c, r in zip(clips, reasons, strict=True)
             if r is not None
         ]
+        done += len(clips)
+        _LOG.debug("render ahead: %d %s clips", len(clips), engine)
     return failures
 
 
