@@ -164,3 +164,18 @@ def test_cap_pauses_shortens_only_long_inner_quiet() -> None:
     assert cap_pauses(clip, 800).size == clip.size
     assert cap_pauses(np.zeros(0, dtype=np.int16), 400).size == 0
     assert cap_pauses(quiet, 100).size == quiet.size  # all quiet: no inner pause
+
+
+def test_cap_pauses_cuts_the_edges_to_lead_and_trail() -> None:
+    """hibari pads a clip with about 320 ms before and 480 ms after its speech, and the
+    320 ms went into every response latency of an agent speaking it."""
+    tone = (np.sin(np.arange(1600) / 3.0) * 8000).astype(np.int16)  # 100 ms, loud
+    lead = np.zeros(SAMPLE_RATE * 320 // 1000, dtype=np.int16)
+    trail = np.zeros(SAMPLE_RATE * 480 // 1000, dtype=np.int16)
+    clip = np.concatenate([lead, tone, trail])
+    capped = cap_pauses(clip, 400, lead_ms=50, trail_ms=150)
+    assert capped.size == SAMPLE_RATE * (50 + 100 + 150) // 1000
+    assert np.array_equal(capped[800:2400], tone)  # the speech itself is untouched
+    assert cap_pauses(tone, 400, lead_ms=50, trail_ms=150).size == tone.size  # no edges
+    assert cap_pauses(lead, 400, lead_ms=50, trail_ms=150).size == lead.size  # all quiet
+    assert cap_pauses(clip, 400).size == clip.size  # edges kept unless asked

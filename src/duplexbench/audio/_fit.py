@@ -89,22 +89,36 @@ def trim_silence(
 
 
 def cap_pauses(
-    samples: Int16Array, max_ms: int, threshold_dbfs: float = -50.0, frame_ms: int = 10
+    samples: Int16Array,
+    max_ms: int,
+    threshold_dbfs: float = -50.0,
+    frame_ms: int = 10,
+    *,
+    lead_ms: int | None = None,
+    trail_ms: int | None = None,
 ) -> Int16Array:
     """Every quiet stretch between the first and the last loud frame (frames as in
     :func:`trim_silence`) longer than ``max_ms`` is cut to ``max_ms`` from its middle;
-    leading and trailing quiet are kept. The input itself when nothing is cut."""
+    the leading and trailing quiet are cut to ``lead_ms`` and ``trail_ms`` (None: kept)
+    next to the speech. The input itself when nothing is cut; all quiet: kept."""
     x = _mono_int16(samples)
     loud = frame_levels(x, SAMPLE_RATE, frame_ms) >= threshold_dbfs
+    if not loud.any():
+        return x
     flen = max(1, SAMPLE_RATE * frame_ms // 1000)
     keep = max(0, max_ms // frame_ms)
     changes = (np.flatnonzero(np.diff(loud.astype(np.int8))) + 1).tolist()
     bounds = [0, *changes, loud.size]
     cuts: list[tuple[int, int]] = []
+    if lead_ms is not None and not loud[0] and bounds[1] > lead_ms // frame_ms:
+        cuts.append((0, (bounds[1] - lead_ms // frame_ms) * flen))
     for start, end in itertools.pairwise(bounds[1:-1]):  # inner runs only
         if not loud[start] and end - start > keep:  # a quiet stretch between loud frames
             head = start + keep // 2
             cuts.append((head * flen, (end - (keep - keep // 2)) * flen))
+    last = bounds[-2]
+    if trail_ms is not None and not loud[-1] and loud.size - last > trail_ms // frame_ms:
+        cuts.append(((last + trail_ms // frame_ms) * flen, x.shape[0]))
     if not cuts:
         return x
     parts, at = [], 0

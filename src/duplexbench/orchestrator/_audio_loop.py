@@ -49,7 +49,9 @@ from duplexbench.orchestrator._playback import Delivered, Playback
 from duplexbench.orchestrator._tape import FrameTape
 from duplexbench.orchestrator._watchdog import FAULTS, kick
 from duplexbench.speech import (
+    AGENT_LEAD_MS,
     AGENT_MAX_PAUSE_MS,
+    AGENT_TRAIL_MS,
     DEFAULT_VOICE,
     Clip,
     SpeechBank,
@@ -125,7 +127,8 @@ class BankSpeech:
     def synthesize(self, text: str, voice: str | None = None) -> Int16Array:
         with harness_code():  # a TTS fault is the harness's, even inside the agent's step
             clip = self.bank.clip(text, voice or self.default_voice)
-            return cap_pauses(clip.samples, AGENT_MAX_PAUSE_MS)
+            edges = {"lead_ms": AGENT_LEAD_MS, "trail_ms": AGENT_TRAIL_MS}
+            return cap_pauses(clip.samples, AGENT_MAX_PAUSE_MS, **edges)
 
     def transcribe(self, samples: Int16Array) -> str:
         with harness_code():  # the lent engine's fault is the harness's too

@@ -19,8 +19,10 @@ Optional engines load lazily: importing this package needs only numpy/soxr.
 
 from duplexbench.speech._agent_voice import (
     AGENT_FALLBACK_VOICE,
+    AGENT_LEAD_MS,
     AGENT_MAX_PAUSE_MS,
     AGENT_PITCH_GAP,
+    AGENT_TRAIL_MS,
     AGENT_VOICE,
     agent_voice_for,
 )
@@ -76,8 +78,10 @@ from duplexbench.speech._voice_check import (
 
 __all__ = [
     "AGENT_FALLBACK_VOICE",
+    "AGENT_LEAD_MS",
     "AGENT_MAX_PAUSE_MS",
     "AGENT_PITCH_GAP",
+    "AGENT_TRAIL_MS",
     "AGENT_VOICE",
     "DEFAULT_VOICE",
     "NEURAL",
