@@ -7,7 +7,7 @@ through the harness's speech kit) says its lines with :data:`AGENT_VOICE`:
 about 0.008 against piper ``joe``'s 0.058, and the lowest round-trip word error rate of
 the neural voices. A pitch shift would cost it both: at ±3 semitones hibari renders
 slower and resamples, and its RTF rose to 0.035-0.050 and its WER from 3.2% to 4.2-5.3%
-(five sentences of the set, whisper tiny.en, one core), so the agent keeps the voice's
+(the eight sentences of the set, whisper tiny.en, one core), so the agent keeps the voice's
 own pitch and the caller personas on the same voice keep their distance instead.
 
 The rule: no caller speaks the agent's voice within :data:`AGENT_PITCH_GAP` semitones
