@@ -19,7 +19,7 @@ from pathlib import Path
 from duplexbench.agents import AgentInfo, AgentSpec, StepAgent, StreamingAgent, TextAgent
 from duplexbench.campaign._conditions import Condition, check_noise_dir
 from duplexbench.orchestrator import recordings
-from duplexbench.speech import AGENT_VOICE, SpeechUnavailable, VoiceRef, get_tts
+from duplexbench.speech import SpeechUnavailable, VoiceRef, agent_voice_for, get_tts
 from duplexbench.users import NEUTRAL, get_persona, missing_engine
 
 
@@ -41,7 +41,9 @@ def preflight(
         recordings(noise_dir)  # a bad recording fails here, before any episode
     if condition.channel != "audio":
         return
-    for voice in sorted({*voices, str(AGENT_VOICE)}):  # the agent's too: local agents speak
+    voices = set(voices)
+    lent = {agent_voice_for([(voice, 0.0)]) for voice in voices}  # what local agents speak
+    for voice in sorted(voices | lent):
         get_tts(VoiceRef.parse(voice).engine).version()
     check_personas(condition)
 

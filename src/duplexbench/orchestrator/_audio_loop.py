@@ -127,8 +127,9 @@ class BankSpeech:
     def synthesize(self, text: str, voice: str | None = None) -> Int16Array:
         with harness_code():  # a TTS fault is the harness's, even inside the agent's step
             clip = self.bank.clip(text, voice or self.default_voice)
-            edges = {"lead_ms": AGENT_LEAD_MS, "trail_ms": AGENT_TRAIL_MS}
-            return cap_pauses(clip.samples, AGENT_MAX_PAUSE_MS, **edges)
+            return cap_pauses(
+                clip.samples, AGENT_MAX_PAUSE_MS, lead_ms=AGENT_LEAD_MS, trail_ms=AGENT_TRAIL_MS
+            )
 
     def transcribe(self, samples: Int16Array) -> str:
         with harness_code():  # the lent engine's fault is the harness's too
