@@ -73,9 +73,11 @@ class FlakyBackend:
         self.failures = failures
         self.queue: list[EpisodeJob] = []
         self.peak: dict[str, int] = {}
+        self.started: list[tuple[str, int]] = []
 
     def submit(self, job: EpisodeJob) -> None:
         self.queue.append(job)
+        self.started.append((str(job.item["id"]), job.repetition))
         agent = job.config.agent
         self.peak[agent] = max(
             self.peak.get(agent, 0), sum(j.config.agent == agent for j in self.queue)
@@ -119,6 +121,21 @@ def test_per_agent_limit(tmp_path: Path) -> None:
     backend = FlakyBackend(0)
     run_targets([t], backend, EngineOptions(limits={"oracle": 1}))
     assert backend.peak == {"oracle": 1}
+
+
+def test_jobs_start_repetition_by_repetition_and_count_what_was_kept(tmp_path: Path) -> None:
+    """An item's repetitions never start side by side: a later one reuses the caches the
+    first filled (embeddings, transcripts). Bug: sorting the jobs counted the kept
+    episodes once per job started."""
+    pending, kept = target(tmp_path / "a"), target(tmp_path / "b")
+    run_campaign(oracle_run(kept.run_dir, ExecutionOptions(resume=True)))  # all four kept
+    kept.scores.clear()
+    backend = FlakyBackend(0)
+    backend.slots = 1
+    progress = run_targets([pending, kept], backend)
+    first, second = pending.spec.items
+    assert backend.started == [(first, 0), (second, 0), (first, 1), (second, 1)]
+    assert (progress.total, progress.skipped, progress.done) == (8, 4, 8)
 
 
 def test_bad_engine_options_are_refused() -> None:

@@ -1,4 +1,5 @@
-"""The render service: clips of model engines render in one process, never in the episode's."""
+"""The render service: clips of model engines render in a process per engine, never in the
+episode's."""
 
 from __future__ import annotations
 
@@ -15,16 +16,23 @@ import pytest
 
 import duplexbench.speech._bank as bank_module
 from duplexbench.campaign._execution import wants_render_service
-from duplexbench.campaign._render_service import SERVICE_ENV, RenderService, ServiceClient
+from duplexbench.campaign._render_service import (
+    MODEL_ENGINES,
+    SERVICE_ENV,
+    RenderService,
+    ServiceClient,
+)
 from duplexbench.speech._bank import ClipRequest, SpeechBank, renders, use_remote_renderer
 from duplexbench.speech._tts import TTSError
 
 VOICE = "synthetic:alto"
+ENGINES = frozenset({"piper", "synthetic"})
+"""synthetic stands in for a model engine (fast, no model); piper for another one."""
 
 
 @pytest.fixture
 def service() -> Iterator[RenderService]:
-    started = RenderService(1)
+    started = RenderService(1, engines=ENGINES)
     try:
         yield started
     finally:
@@ -34,7 +42,6 @@ def service() -> Iterator[RenderService]:
 
 def connected(service: RenderService) -> ServiceClient:
     client = service.connect_here()
-    client.engines = frozenset({"synthetic"})  # stands in for piper: fast, no model
     use_remote_renderer(client)
     return client
 
@@ -60,12 +67,27 @@ def test_a_clip_renders_in_the_service_and_reads_back_verified(
     assert SpeechBank(tmp_path / "bank").committed(clip.key)
 
 
-def test_engines_outside_the_service_render_here(service: RenderService, tmp_path: Path) -> None:
-    client = service.connect_here()  # piper only
-    use_remote_renderer(client)
-    assert "synthetic" not in client.engines
-    clip = SpeechBank(tmp_path).clip("Hello.", VOICE)
-    assert client.sent == 0 and len(clip.samples) > 0
+def test_engines_outside_the_service_render_here(tmp_path: Path) -> None:
+    service = RenderService(1, engines=frozenset({"piper"}))
+    try:
+        client = service.connect_here()
+        use_remote_renderer(client)
+        assert client.engines == {"piper"}
+        clip = SpeechBank(tmp_path).clip("Hello.", VOICE)
+        assert client.sent == 0 and len(clip.samples) > 0
+    finally:
+        service.close()
+        use_remote_renderer(None)
+
+
+def test_the_default_service_has_a_process_per_model_engine() -> None:
+    service = RenderService(2)
+    try:
+        pids = {engine: service.pid(engine) for engine in MODEL_ENGINES}
+        assert len(set(pids.values())) == len(MODEL_ENGINES) == 2
+        assert service.connect_here().engines == MODEL_ENGINES
+    finally:
+        service.close()
 
 
 def request(bank: SpeechBank, text: str, voice: str = VOICE) -> tuple[str, ClipRequest]:
@@ -98,18 +120,20 @@ def test_a_reply_to_an_abandoned_request_is_skipped(service: RenderService, tmp_
     assert client.render(tmp_path, *request(SpeechBank(tmp_path), "Next line.")) is True
 
 
-def test_a_stopped_service_leaves_the_worker_rendering_its_clips_itself(
+def test_a_stopped_engine_process_leaves_the_worker_rendering_its_clips_itself(
     service: RenderService, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     client = connected(service)
-    assert service.pid is not None
-    os.kill(service.pid, signal.SIGKILL)  # not reaped: what a worker sees of its sibling
+    pid = service.pid("synthetic")
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)  # not reaped: what a worker sees of its sibling
     with caplog.at_level(logging.WARNING):
         first = SpeechBank(tmp_path).clip("Still here.", VOICE)
         SpeechBank(tmp_path).clip("And here.", VOICE)
     assert client.stopped and len(first.samples) > 0
+    assert client.engines == {"piper"}  # the other engine's process still serves
     assert [r.message for r in caplog.records].count(
-        "the render service stopped; this worker renders its clips itself"
+        "the render service's synthetic process stopped; this worker renders its clips itself"
     ) == 1
 
 

@@ -10,6 +10,14 @@ complete episode and duplicates none. Each finished episode is also upserted
 into the run's SQLite index (`store.py`); `rebuild_index` makes the index
 agree with the folders again after a crash between the two.
 
+Jobs start repetition by repetition: every item's first repetition, then
+every item's second, and so on (with `--workers 2`, an item's repetitions no
+longer run side by side). A later repetition then finds what the first one
+put in the caches shared by the workers (the observer's embeddings, the
+transcripts of the caller's speech, which is the same in every repetition of
+a clean episode) instead of computing it a second time at the same moment.
+Each episode's result does not depend on the order.
+
 Jobs go to a backend (`backends.py`). A job that ends in a harness error (a
 TTS or ASR engine failed, the simulated user or storage failed, a connection
 never opened, a worker died, the backend could not start it) is retried
@@ -236,10 +244,10 @@ def run_targets(
     opts = options or EngineOptions()
     sched = _Scheduler(opts, backend)
     progress = RunTally()
-    for target in targets:
-        for job in _pending(target):
-            sched.add(job, target)
-        progress.skipped += len(target.scores)
+    pending = [(job, target) for target in targets for job in _pending(target)]
+    for job, target in sorted(pending, key=lambda entry: entry[0].repetition):
+        sched.add(job, target)  # repetition by repetition (module docstring)
+    progress.skipped = sum(len(target.scores) for target in targets)
     progress.total = progress.skipped + len(sched.ready)
     progress.done = progress.skipped
     if listener is not None:

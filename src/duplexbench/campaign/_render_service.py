@@ -10,18 +10,21 @@ in episode workers, and piper alone peaks at 371 MiB on the read-backs
 (docs/results/campaign.md).
 
 Local runs (one worker or a pool) start one render service instead (unless
-``DUPLEXBENCH_RENDER_SERVICE=off``, :data:`SERVICE_ENV`): a ``spawn`` process that
-loads a model engine (:data:`MODEL_ENGINES`) on its first request and renders
-clips into the requested bank folder, one at a time. Episode workers install
+``DUPLEXBENCH_RENDER_SERVICE=off``, :data:`SERVICE_ENV`): a ``spawn`` process per
+model engine (:data:`MODEL_ENGINES`) that loads its engine on its first request
+and renders clips into the requested bank folder, one at a time. One process
+per engine, because one process holding piper (the callers) and hibari (the
+agent) peaked at 675 MiB in the demo's cold run, over the 600 MiB a process may
+take (docs/results/campaign.md). Episode workers install
 a :class:`ServiceClient` as their bank's remote renderer (`speech/_bank.py`,
-:func:`use_remote_renderer`): a missing clip of a model engine is sent to the
-service, and the worker reads it back from disk (checksum verified) when the
+:func:`use_remote_renderer`): a missing clip of a model engine is sent to that
+engine's process, and the worker reads it back from disk (checksum verified) when the
 service says it is committed. Clips are deterministic, so where a clip was
 rendered never changes its bytes.
 
 Lighter engines (espeak and flite run as subprocesses; synthetic) render in
 the worker as before. When the service has stopped (killed, out of memory),
-a worker renders locally again and logs one warning. Ray runs do not use it
+a worker renders that engine's clips locally again and logs one warning. Ray runs do not use it
 (their workers may be on other machines).
 
 It is on by default since the piece cache (`speech/_pieces.py`) made the
@@ -40,14 +43,22 @@ import multiprocessing
 import os
 import queue
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from duplexbench.orchestrator import kick
 from duplexbench.speech import ClipRequest, SpeechBank, TTSError, use_remote_renderer
 
-__all__ = ["MODEL_ENGINES", "SERVICE_ENV", "RenderService", "ServiceClient", "enabled", "serve"]
+__all__ = [
+    "MODEL_ENGINES",
+    "SERVICE_ENV",
+    "RenderService",
+    "ServiceClient",
+    "enabled",
+    "engine_of",
+    "serve",
+]
 
 MODEL_ENGINES = frozenset({"piper", "hibari"})
 """TTS engines that hold a neural model in memory: their clips render in the service
@@ -101,34 +112,50 @@ def serve(requests: Any, replies: list[Any], lifeline: Any) -> None:
         replies[slot].put((ident, outcome, error))
 
 
+def engine_of(request: ClipRequest) -> str:
+    """The engine of a request's voice (``engine:voice``)."""
+    return request.voice.partition(":")[0]
+
+
 @dataclass
 class ServiceClient:
     """A worker's side of the service: renders through it while it is alive."""
 
-    requests: Any
+    requests: dict[str, Any]
+    """Each engine's request queue."""
     reply: Any
     slot: int
-    lifeline: Any
-    """The read end of the service's lifeline: readable (closed) once the service ended."""
-    engines: frozenset[str] = MODEL_ENGINES
-    stopped: bool = False
+    lifelines: dict[str, Any]
+    """The read end of each engine process's lifeline: readable (closed) once it ended."""
+    stopped_engines: set[str] = field(default_factory=set)
     sent: int = 0
+
+    @property
+    def engines(self) -> frozenset[str]:
+        """The engines this client renders through the service (those still running)."""
+        return frozenset(self.requests) - self.stopped_engines
+
+    @property
+    def stopped(self) -> bool:
+        """Whether an engine's process stopped while this client used it."""
+        return bool(self.stopped_engines)
 
     def render(self, root: Path, key: str, request: ClipRequest) -> bool:
         """Ask the service to commit `request`'s clip under `root` as `key`; False when
-        the service has stopped or would render another clip (the caller renders it
-        itself). TTSError when the render failed."""
-        if self.stopped or not self._alive():
-            return self._stop()
+        the engine's process has stopped or would render another clip (the caller
+        renders it itself). TTSError when the render failed."""
+        engine = engine_of(request)
+        if engine not in self.engines or not self._alive(engine):
+            return self._stop(engine)
         self.sent += 1
-        self.requests.put((self.slot, self.sent, str(root), key, request))
+        self.requests[engine].put((self.slot, self.sent, str(root), key, request))
         deadline = time.monotonic() + RENDER_LIMIT_S
         while True:
             try:
                 ident, outcome, error = self.reply.get(timeout=POLL_S)
             except queue.Empty:
-                if not self._alive():
-                    return self._stop()
+                if not self._alive(engine):
+                    return self._stop(engine)
                 if time.monotonic() > deadline:
                     raise TTSError(f"the render service took over {RENDER_LIMIT_S:g} s") from None
                 kick()
@@ -139,56 +166,69 @@ class ServiceClient:
                 raise TTSError(f"the render service could not render {request.text!r}: {error}")
             return bool(outcome == "ok")
 
-    def _alive(self) -> bool:
+    def _alive(self, engine: str) -> bool:
         try:
-            return not bool(self.lifeline.poll())
+            return not bool(self.lifelines[engine].poll())
         except (OSError, EOFError):
             return False
 
-    def _stop(self) -> bool:
-        if not self.stopped:
-            _LOG.warning("the render service stopped; this worker renders its clips itself")
-        self.stopped = True
+    def _stop(self, engine: str) -> bool:
+        if engine in self.requests and engine not in self.stopped_engines:
+            _LOG.warning(
+                "the render service's %s process stopped; this worker renders its clips itself",
+                engine,
+            )
+            self.stopped_engines.add(engine)
         return False
 
 
 class RenderService:
-    """The driver's handle: starts the service process and its queues, one reply
-    queue per worker slot; :meth:`client_args` go to each worker's initializer."""
+    """The driver's handle: starts one service process per engine and the queues, one
+    reply queue per worker slot (shared by the engines: a worker waits on one clip at a
+    time); :meth:`client_args` go to each worker's initializer."""
 
-    def __init__(self, slots: int) -> None:
+    def __init__(self, slots: int, engines: frozenset[str] = MODEL_ENGINES) -> None:
         context = multiprocessing.get_context("spawn")
-        self._requests = context.Queue()
         self._replies = [context.Queue() for _ in range(max(1, slots))]
         self._next = context.Value("i", 0)
-        self._lifeline, writer = context.Pipe(duplex=False)
-        self._process = context.Process(
-            target=serve, args=(self._requests, self._replies, writer), name="duplexbench-render"
-        )
-        self._process.daemon = True
-        self._process.start()
-        writer.close()  # the service holds the only write end
+        self._requests: dict[str, Any] = {}
+        self._lifelines: dict[str, Any] = {}
+        self._processes: dict[str, Any] = {}
+        for engine in sorted(engines):
+            requests = self._requests[engine] = context.Queue()
+            self._lifelines[engine], writer = context.Pipe(duplex=False)
+            process = context.Process(
+                target=serve,
+                args=(requests, self._replies, writer),
+                name=f"duplexbench-render-{engine}",
+                daemon=True,
+            )
+            process.start()
+            writer.close()  # the service holds the only write end
+            self._processes[engine] = process
 
-    @property
-    def pid(self) -> int | None:
-        return self._process.pid
+    def pid(self, engine: str) -> int | None:
+        """The process id of `engine`'s process."""
+        return int(self._processes[engine].pid)
 
     def client_args(self) -> tuple[Any, ...]:
         """What :func:`connect` needs in a worker (picklable at process start)."""
-        return (self._requests, self._replies, self._next, self._lifeline)
+        return (self._requests, self._replies, self._next, self._lifelines)
 
     def connect_here(self) -> ServiceClient:
         """A client for this process (the inline backend's episodes), not installed."""
         return _claim(*self.client_args())
 
     def close(self) -> None:
-        """Stop the service (it finishes the clip it is rendering)."""
-        if self._process.is_alive():
-            self._requests.put(None)
-            self._process.join(timeout=30)
-            if self._process.is_alive():
-                self._process.kill()
-                self._process.join()
+        """Stop the service (each process finishes the clip it is rendering)."""
+        for engine, process in self._processes.items():
+            if process.is_alive():
+                self._requests[engine].put(None)
+        for process in self._processes.values():
+            process.join(timeout=30)
+            if process.is_alive():
+                process.kill()
+                process.join()
 
 
 def connect(*client_args: Any) -> ServiceClient:
@@ -199,10 +239,12 @@ def connect(*client_args: Any) -> ServiceClient:
     return client
 
 
-def _claim(requests: Any, replies: list[Any], counter: Any, lifeline: Any) -> ServiceClient:
+def _claim(
+    requests: dict[str, Any], replies: list[Any], counter: Any, lifelines: dict[str, Any]
+) -> ServiceClient:
     with counter.get_lock():
         slot = counter.value
         counter.value += 1
     if slot >= len(replies):
         raise RuntimeError(f"render service: {slot + 1} workers for {len(replies)} slots")
-    return ServiceClient(requests, replies[slot], slot, lifeline)
+    return ServiceClient(dict(requests), replies[slot], slot, dict(lifelines))

@@ -20,6 +20,13 @@ A 3 s utterance then costs a 3 s encode, not a 30 s one. Audio longer than
 the margin is part of the cache identity. ``benchmarks/asr_trim.py`` measured
 the accuracy of both (``docs/audio.md``).
 
+Cut windows have as many shapes as utterances have lengths, and ctranslate2's
+oneDNN kernels keep every shape's compiled primitive in a cache of 1024 by
+default: a worker's memory grew by about 330 MiB over 300 decodes (a cache of
+8: 160 MiB, and no slower; docs/results/campaign.md). :meth:`WhisperASR.load`
+sets ``ONEDNN_PRIMITIVE_CACHE_CAPACITY`` to :data:`ONEDNN_PRIMITIVES` unless the
+environment already sets it.
+
 Every engine from :func:`get_asr` is wrapped in :class:`CheckedASR`: an engine
 that raises, or returns anything but a :class:`Transcript` of plain text (at
 most :data:`MAX_CHARS_PER_S` characters per second of audio, plus
@@ -43,6 +50,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -98,6 +106,8 @@ WHISPER_DECODE: dict[str, Any] = {
 ENCODE_MARGIN_FRAMES: int | None = 50
 """Mel frames (10 ms each) encoded after a window's last real frame; None: the full
 30 s window (module docstring)."""
+ONEDNN_PRIMITIVES = 8
+"""Compiled oneDNN primitives ctranslate2 keeps per process (module docstring)."""
 
 
 class ASRError(RuntimeError):
@@ -264,6 +274,7 @@ class WhisperASR:
         """Load the model now (otherwise it loads on the first transcription)."""
         with self._lock:
             if self._model is None:
+                os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", str(ONEDNN_PRIMITIVES))
                 from faster_whisper import WhisperModel  # noqa: PLC0415
 
                 model = WhisperModel(

@@ -199,7 +199,10 @@ def _voice(voice: VoiceRef | str) -> VoiceRef:
 class RemoteRenderer(Protocol):
     """Renders clips of some engines in another process (`campaign/_render_service.py`)."""
 
-    engines: frozenset[str]
+    @property
+    def engines(self) -> frozenset[str]:
+        """The engines whose clips it renders now."""
+        ...
 
     def render(self, root: Path, key: str, request: ClipRequest) -> bool:
         """Commit `request`'s clip under the bank folder `root` as `key`: True when
