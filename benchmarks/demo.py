@@ -156,7 +156,10 @@ def main(with_fresh: bool) -> dict[str, object]:
         exe = BIN / "duplexbench"
         out["cold"] = cold = main_job(exe, root / "cold", env, ROOT)
         out["warm"] = warm = main_job(exe, root / "warm", env, ROOT)
-        peak = max(float(p["peak_rss_mib"]) for p in (cold, warm))  # type: ignore[arg-type]
+        passes: list[dict[str, object]] = [cold, warm]
+        if with_fresh and isinstance(out.get("fresh"), dict):
+            passes.append(fresh_pass["main_job"])  # type: ignore[arg-type]
+        peak = max(float(p["peak_rss_mib"]) for p in passes)  # type: ignore[arg-type]
         out["peak_rss_mib_largest_process"] = peak
         ratios |= {
             "cold": _ratio(cold["wall_s"], "cold_s"),
