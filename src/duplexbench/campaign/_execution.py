@@ -51,6 +51,8 @@ def start_run_dir(out: Path, spec: CampaignSpec, items: list[Any], ex: Execution
         if old.get("privileged") is None:  # a run made before the flag was recorded
             old["privileged"] = spec.privileged
         new = spec.model_dump(exclude=set(SETTINGS_KEPT))
+        if old.get("generator") is None:  # a run made before the generator was recorded
+            old["generator"] = new.get("generator")
         changed = sorted(k for k in new if old.get(k) != new[k])
         if changed:
             raise RunDirError(

@@ -122,6 +122,7 @@ def campaign_spec(opts: RunOptions, suite: Suite | ActionSuite) -> CampaignSpec:
         family="action" if isinstance(suite, ActionSuite) else "workflow",
         suite_version=suite.version,
         suite_path=str(suite.path),
+        generator=suite.manifest.generator if suite.manifest else None,
         agent=redact_spec(opts.agent),
         condition=opts.condition,
         repeats=opts.repeats,

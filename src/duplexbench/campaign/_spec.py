@@ -9,6 +9,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from duplexbench.items import GeneratorInfo
+
 RUN_FORMAT = "1"
 
 
@@ -29,6 +31,12 @@ class CampaignSpec(BaseModel):
     family: Literal["workflow", "action"] = "workflow"
     suite_version: str
     suite_path: str
+    generator: GeneratorInfo | None = Field(
+        None,
+        description="How the suite was generated (generator, version, seed; its manifest's "
+        "`generator`): two runs on suites of the same generator version and seed ran the "
+        "same items. None: a suite without a generator, or a run made before it was recorded.",
+    )
     agent: str = Field(description="Agent spec, recorded verbatim.")
     condition: str = "text"
     repeats: int = Field(3, ge=1)

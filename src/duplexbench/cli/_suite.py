@@ -24,6 +24,7 @@ from duplexbench.campaign import RunDirError
 from duplexbench.cli._audio_audit import run_audit
 from duplexbench.cli._common import err_console, fail, print_json
 from duplexbench.cli._suite_actions import action_validation, print_action_validation
+from duplexbench.cli._suite_generate import generate_command
 from duplexbench.cli._suite_info import list_command, show_command, stats_command
 from duplexbench.cli._validation import audio_audit_options, format_summary, validation_summary
 from duplexbench.items import (
@@ -50,6 +51,7 @@ def suite_group() -> None:
 suite_group.add_command(list_command)
 suite_group.add_command(show_command)
 suite_group.add_command(stats_command)
+suite_group.add_command(generate_command)
 
 
 def _report(path: Path, problems: list[Problem], as_json: bool) -> None:
