@@ -37,7 +37,7 @@ from duplexbench.items._workflow import WorkflowItem
 from duplexbench.orchestrator._episode import EpisodeCore, EpisodeSetup
 from duplexbench.suites._apex_voice import import_package
 from duplexbench.trace._events import ActionBlocked, ToolCall, ToolResult, TraceEvent
-from duplexbench.workbench._runtime import MAX_DEPTH, MAX_MESSAGE
+from duplexbench.workbench._runtime import MAX_DEPTH, MAX_MESSAGE, json_problem, size_problem
 from duplexbench.workbench._state import WorkbenchState, replay
 from support.fixtures import FIXTURES, fixture_item
 from support.fuzzing import Draw, json_strategies, time_guard
@@ -50,7 +50,7 @@ SOURCES = [
     *(f"v1:{p.stem}" for p in sorted(WORKFLOWS.glob("*.yaml")) if p.name != "suite.yaml"),
 ]
 CODES = {"unknown_tool", "invalid_arguments", "unknown_field", "unknown_record", "lifecycle"}
-CODES |= {"missing_fields", "not_authorized"}  # all of errors.ToolFailure's codes
+CODES |= {"missing_fields", "not_authorized", "too_large"}  # all of errors.ToolFailure's codes
 INT_LIMIT = 10**4300  # Python writes at most 4300 digits
 SURROGATE = re.compile("[\ud800-\udfff]")
 QUIET = (ToolCall, ToolResult, ActionBlocked)
@@ -153,6 +153,9 @@ def call_tool(core: EpisodeCore, tool: Tool, arguments: Any, t: int = 1000) -> d
         assert out["error"]["code"] == "invalid_arguments"
     elif not Draft202012Validator(tool_parameters(core.item, tool)).is_valid(arguments):
         assert out["error"]["code"] in ("invalid_arguments", "unknown_field")
+    elif size_problem(arguments) is not None:  # plain JSON is checked first (its limits)
+        plain = json_problem(arguments) is None
+        assert out["error"]["code"] == ("too_large" if plain else "invalid_arguments")
     if out["ok"]:
         check_effects(tool, arguments, before, snapshot(core))
     return out

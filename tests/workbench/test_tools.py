@@ -9,7 +9,7 @@ import pytest
 from duplexbench.items._workflow import WorkflowItem
 from duplexbench.trace._events import FieldSet, KnowledgeSearch, ToolResult
 from duplexbench.trace._io import Recorder
-from duplexbench.workbench._runtime import Workbench
+from duplexbench.workbench._runtime import MAX_LIST, MAX_TEXT, Workbench, size_problem
 from duplexbench.workbench._state import replay
 from support.fixtures import fixture_item
 
@@ -42,6 +42,25 @@ def test_bad_calls_return_structured_errors(name: str, args: Any, code: str) -> 
     assert out["error"]["message"]
     logged = [e for e in wb.recorder.events if isinstance(e, ToolResult)]
     assert logged[-1].data.error_code == code
+
+
+def test_values_over_the_size_limits_are_refused_and_the_episode_goes_on() -> None:
+    """A model stuck in a repetition loop writes a 12 kB field: refused, naming the limit
+    (before, nothing capped a value and grading it was cubic in its length)."""
+    _, wb = bench("form-expense-correction")
+    looped = " and ".join(["yes"] * 3000)
+    out = call(wb, "update_expense", {"fields": {"employee_id": looped}})
+    assert out["error"]["code"] == "too_large"
+    assert "fields/employee_id" in out["error"]["message"] and "4096" in out["error"]["message"]
+    many = {"fields": {"employee_id": "E-1", "notes": ["x"] * (MAX_LIST + 1)}}
+    assert size_problem({"query": "q" * (MAX_TEXT + 1)}) == (
+        f"arguments/query: {MAX_TEXT + 1} characters; the limit is {MAX_TEXT}"
+    )
+    assert size_problem(many) == f"arguments/fields/notes: 257 elements; the limit is {MAX_LIST}"
+    assert size_problem({"fields": {"k" * (MAX_TEXT + 1): 1}}) is not None  # keys too
+    assert size_problem({"fields": {"a": "x" * MAX_TEXT, "b": ["y"] * MAX_LIST}}) is None
+    assert not any(isinstance(e, FieldSet) for e in wb.recorder.events)
+    assert call(wb, "update_expense", {"fields": {"employee_id": "E-1"}})["ok"] is True
 
 
 def test_lifecycle_rules() -> None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 class ToolFailure(Exception):
     """Raised inside a tool handler; becomes `{"ok": false, "error": {code, message}}`.
 
-    Codes: unknown_tool, invalid_arguments, unknown_field, unknown_record,
+    Codes: unknown_tool, invalid_arguments, too_large (a string over 4,096
+    characters or an array over 256 elements), unknown_field, unknown_record,
     lifecycle, missing_fields, not_authorized.
     """
 

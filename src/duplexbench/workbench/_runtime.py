@@ -53,9 +53,34 @@ MAX_DEPTH = 32
 """Deepest nesting of objects and arrays accepted in tool arguments."""
 MAX_VALUES = 20_000
 """Most values (objects, arrays and scalars; keys not counted) in one call's arguments."""
+MAX_TEXT = 4096
+"""Longest string (characters) accepted anywhere in tool arguments: a field value, a
+list element, a query. A longer one is refused with a ``too_large`` tool error naming
+the limit (a model stuck in a repetition loop while writing a field), the episode goes
+on, and nothing unbounded ever reaches the graders."""
+MAX_LIST = 256
+"""Most elements of one array in tool arguments (``too_large`` beyond it)."""
 MAX_MESSAGE = 1000
 """Longest error message handed back to the agent (a longer one is cut)."""
 _INT_LIMIT = 10**4300  # Python converts at most 4300 digits to text by default
+
+
+def size_problem(arguments: Any) -> str | None:
+    """Where `arguments` (plain JSON, :func:`json_problem`) hold a string longer than
+    :data:`MAX_TEXT` characters or an array longer than :data:`MAX_LIST`, or None."""
+    stack: list[tuple[Any, str]] = [(arguments, "arguments")]
+    while stack:
+        value, where = stack.pop()
+        if isinstance(value, str) and len(value) > MAX_TEXT:
+            return f"{where}: {len(value)} characters; the limit is {MAX_TEXT}"
+        if isinstance(value, list):
+            if len(value) > MAX_LIST:
+                return f"{where}: {len(value)} elements; the limit is {MAX_LIST}"
+            stack.extend((v, f"{where}/{i}") for i, v in enumerate(value))
+        elif isinstance(value, dict):
+            stack.extend((k, f"{where}: a key") for k in value)
+            stack.extend((v, f"{where}/{k}") for k, v in value.items())
+    return None
 
 
 def json_problem(arguments: Any) -> str | None:
@@ -183,6 +208,8 @@ class Workbench:
         if problem is not None:
             raise ToolFailure("invalid_arguments", problem)
         self._validate(tool, arguments)
+        if (too_large := size_problem(arguments)) is not None:
+            raise ToolFailure("too_large", too_large)
         if isinstance(tool, KnowledgeSearchTool):
             return self._search(call_id, tool, arguments, t_ms)
         if isinstance(tool, DatabaseReadTool):
