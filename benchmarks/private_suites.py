@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from duplexbench.suites._private import PrivateSuiteError, generate_workflows
+from duplexbench.suites import PrivateSuiteError, generate_workflows
 
 TARGET_S = 90.0
 BIN = Path(sys.executable).parent

@@ -114,6 +114,10 @@ RUNS: dict[str, Run] = {
     "suite validate tests/fixtures": Run(
         "suite validate tests/fixtures", expect=("all checks passed",)
     ),
+    "suite generate workflows --seed 7 --out my-suite": Run(
+        "suite generate workflows --seed 7 --out my-suite --per-archetype 1",
+        expect=("workflows-seed7: 12 items written to my-suite",),
+    ),
     "suite build tests/fixtures": Run("suite build tests/fixtures", slow=True),
     "suite schema": Run("suite schema", expect=('"$schema"',)),
     "agents list": Run(

@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from duplexbench.cli._common import err_console, fail, print_json
 from duplexbench.speech import SpeechUnavailable
-from duplexbench.suites._private import (
+from duplexbench.suites import (
     GeneratedInvalid,
     PrivateSuite,
     PrivateSuiteError,

@@ -29,10 +29,22 @@ if TYPE_CHECKING:
         write_suite,
     )
     from duplexbench.suites._prerender import build_suite
+    from duplexbench.suites._private import (
+        GeneratedInvalid,
+        PrivateSuite,
+        PrivateSuiteError,
+        generate_actions,
+        generate_workflows,
+    )
     from duplexbench.suites._quality.qa import CHECKS, QualityReport, quality_report
     from duplexbench.suites._stats import suite_stats
 
 _WHERE = {
+    "GeneratedInvalid": "_private",
+    "PrivateSuite": "_private",
+    "PrivateSuiteError": "_private",
+    "generate_actions": "_private",
+    "generate_workflows": "_private",
     "ACT_KINDS": "_observer_corpus",
     "ApexImportError": "_apex_voice",
     "CHECKS": "_quality.qa",
@@ -65,11 +77,16 @@ __all__ = [
     "REPORT_NAME",
     "SPLITS",
     "ApexImportError",
+    "GeneratedInvalid",
+    "PrivateSuite",
+    "PrivateSuiteError",
     "QualityReport",
     "Tally",
     "action_stats",
     "build_suite",
     "evaluate",
+    "generate_actions",
+    "generate_workflows",
     "import_apex",
     "item_yaml",
     "load_corpus",
