@@ -13,9 +13,9 @@ agree with the folders again after a crash between the two.
 Jobs start repetition by repetition: every item's first repetition, then
 every item's second, and so on (with `--workers 2`, an item's repetitions no
 longer run side by side). A later repetition then finds what the first one
-put in the caches shared by the workers (the observer's embeddings, the
-transcripts of the caller's speech, which is the same in every repetition of
-a clean episode) instead of computing it a second time at the same moment.
+put in the caches shared by the workers (the observer's embeddings; the
+transcripts of caller speech that recurs across repetitions) instead of
+computing it a second time at the same moment.
 Each episode's result does not depend on the order.
 
 Jobs go to a backend (`backends.py`). A job that ends in a harness error (a

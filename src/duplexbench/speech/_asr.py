@@ -23,7 +23,7 @@ the accuracy of both (``docs/audio.md``).
 Cut windows have as many shapes as utterances have lengths, and ctranslate2's
 oneDNN kernels keep every shape's compiled primitive in a cache of 1024 by
 default: a worker's memory grew by about 330 MiB over 300 decodes (a cache of
-8: 160 MiB, and no slower; docs/results/campaign.md). :meth:`WhisperASR.load`
+8: 165 MiB, and no slower; docs/results/campaign.md). :meth:`WhisperASR.load`
 sets ``ONEDNN_PRIMITIVE_CACHE_CAPACITY`` to :data:`ONEDNN_PRIMITIVES` unless the
 environment already sets it.
 
