@@ -19,6 +19,7 @@ from duplexbench.suites._private import (
     generate_workflows,
 )
 from duplexbench.suites._quality.qa import QualityReport
+from duplexbench.suites.workflows.world import POOLS
 
 
 def checksums(path: Path) -> dict[str, str]:
@@ -32,15 +33,29 @@ def test_a_seed_gives_a_valid_suite_that_records_how_it_was_made(tmp_path: Path)
     assert made.report is not None and made.report.ok
     generator = suite.manifest.generator if suite.manifest else None
     assert generator is not None
-    assert (generator.name, generator.seed, generator.per_archetype) == (
+    assert (generator.name, generator.seed, generator.per_archetype, generator.pools) == (
         "duplexbench.suites.workflows",
         3,
         1,
+        "private",
     )
     again = generate_workflows(3, tmp_path / "b", per_archetype=1)
     assert checksums(again.path) == checksums(made.path)  # the seed alone fixes the items
     other = generate_workflows(4, tmp_path / "c", per_archetype=1)
     assert set(checksums(other.path).values()).isdisjoint(checksums(made.path).values())
+
+
+def test_private_pools_share_no_name_with_the_packaged_ones(tmp_path: Path) -> None:
+    private, packaged = POOLS["private"], POOLS["packaged"]
+    for part in ("first", "last", "companies", "streets"):
+        assert set(getattr(private, part)).isdisjoint(getattr(packaged, part)), part
+    orgs = {o for os in packaged.organizations.values() for o in os}
+    assert orgs.isdisjoint(o for os in private.organizations.values() for o in os)
+    assert private.organizations.keys() == packaged.organizations.keys()
+    generate_workflows(3, tmp_path / "a", per_archetype=1)
+    texts = " ".join(i.model_dump_json() for i in load_suite(tmp_path / "a").items)
+    assert not [name for name in packaged.last if f" {name}" in texts]
+    assert not [name for name in packaged.companies if name in texts]
 
 
 @pytest.mark.parametrize("seed", [20, 21, 22])

@@ -51,6 +51,12 @@ class GeneratorInfo(StrictModel):
     per_archetype: int | None = Field(None, ge=1, description="Workflow suites.")
     per_condition: int | None = Field(None, ge=1, description="Action suites.")
     candidates: int = Field(0, ge=0, description="Candidate items made (kept + rejected).")
+    pools: Literal["private"] | None = Field(
+        None,
+        description="`private`: names, companies and streets drawn from the private pools, "
+        "which share none with the packaged suites (`suite generate`); null: the packaged "
+        "pools.",
+    )
     rejected: dict[str, int] = Field(
         default_factory=dict,
         description="Rejected candidates by reason (`stage: why`; stage compose, parse, check).",

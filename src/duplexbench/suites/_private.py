@@ -108,7 +108,9 @@ def generate_workflows(
     check_out(out)
     start = time.perf_counter()
     try:
-        generated = generate_suite(seed=seed, per_archetype=count, progress=progress)
+        generated = generate_suite(
+            seed=seed, per_archetype=count, progress=progress, pools="private"
+        )
     except GenerationError as exc:
         raise GeneratedInvalid(f"seed {seed}: the generator gave up: {exc}") from None
     name = suite_name("workflows", seed)

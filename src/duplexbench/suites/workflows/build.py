@@ -22,6 +22,7 @@ from duplexbench.suites._quality.qa import item_problems
 from duplexbench.suites.workflows.archetypes import load_archetypes
 from duplexbench.suites.workflows.assemble import GENERATOR_VERSION
 from duplexbench.suites.workflows.generate import Generated, generate
+from duplexbench.suites.workflows.pools import PoolName
 
 GENERATOR = "duplexbench.suites.workflows"
 SUITE = "workflows-v2"
@@ -39,8 +40,9 @@ def generate_suite(
     seed: int = SEED,
     per_archetype: int = PER_ARCHETYPE,
     progress: Callable[[int], None] | None = None,
+    pools: PoolName = "packaged",
 ) -> Generated:
-    return generate(load_archetypes(), per_archetype, seed, [item_problems], progress)
+    return generate(load_archetypes(), per_archetype, seed, [item_problems], progress, pools=pools)
 
 
 def manifest(
@@ -54,6 +56,7 @@ def manifest(
         per_archetype=per_archetype,
         candidates=len(generated.items) + len(generated.rejected),
         rejected=dict(sorted(reasons.items())),
+        pools=None if generated.pools == "packaged" else generated.pools,
     )
     return SuiteManifest(name=name, version=SUITE_VERSION, description=description, generator=info)
 

@@ -189,7 +189,7 @@ def _assign_events(draft: Draft) -> None:
 def compose(plan: ItemPlan) -> Draft:
     """Decide every value and role for one plan (raises `CompositionError`)."""
     rng = random.Random(plan.seed)
-    draft = Draft(plan, rng, World(rng))
+    draft = Draft(plan, rng, World(rng, plan.pools))
     draft.org = draft.world.organization(plan.industry)
     specs = _choose_specs(draft)
     for spec in specs:

@@ -15,6 +15,7 @@ from duplexbench.suites.workflows.assemble import assemble
 from duplexbench.suites.workflows.catalog import Archetype
 from duplexbench.suites.workflows.compose import CompositionError, compose
 from duplexbench.suites.workflows.plan import ItemPlan, make_plans
+from duplexbench.suites.workflows.pools import PoolName
 
 MAX_ATTEMPTS = 8
 
@@ -33,6 +34,7 @@ class Rejection:
 @dataclass
 class Generated:
     seed: int
+    pools: PoolName = "packaged"
     items: list[WorkflowItem] = field(default_factory=list)
     rejected: list[Rejection] = field(default_factory=list)
 
@@ -56,11 +58,13 @@ def generate(
     seed: int,
     checks: Sequence[Check] = (),
     progress: Callable[[int], None] | None = None,
+    *,
+    pools: PoolName = "packaged",
 ) -> Generated:
     """len(archetypes) x per_archetype items; each passes every check."""
-    out = Generated(seed)
+    out = Generated(seed, pools)
     numbers: dict[str, int] = {}
-    for plan in make_plans(list(archetypes), per_archetype, seed):
+    for plan in make_plans(list(archetypes), per_archetype, seed, pools):
         numbers[plan.archetype.key] = numbers.get(plan.archetype.key, 0) + 1
         ident = item_id(plan, numbers[plan.archetype.key])
         out.items.append(_first_valid(plan, ident, checks, out.rejected))

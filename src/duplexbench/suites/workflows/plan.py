@@ -16,6 +16,7 @@ from duplexbench.items import (
     UserBehavior,
 )
 from duplexbench.suites.workflows.catalog import Archetype
+from duplexbench.suites.workflows.pools import PoolName
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,8 @@ class ItemPlan:
     behavior: str
     risk: str
     seed: int
+    pools: PoolName = "packaged"
+    """The names the world draws from (`pools.py`): private suites never meet the packaged ones."""
 
 
 RISK_BY_AUTONOMY = {
@@ -53,7 +56,9 @@ def _cycle(values: tuple[str, ...], n: int, rng: random.Random) -> list[str]:
     return out[:n]
 
 
-def make_plans(archetypes: list[Archetype], per_archetype: int, seed: int) -> list[ItemPlan]:
+def make_plans(
+    archetypes: list[Archetype], per_archetype: int, seed: int, pools: PoolName = "packaged"
+) -> list[ItemPlan]:
     """Plans for len(archetypes) x per_archetype items, every taxonomy value realized.
 
     Each dimension cycles through all its labels in a seeded order; `coherent`
@@ -89,6 +94,7 @@ def make_plans(archetypes: list[Archetype], per_archetype: int, seed: int) -> li
             behavior=columns["behavior"][i],
             risk="informational",
             seed=rng.randrange(2**31),
+            pools=pools,
         )
         plans.append(coherent(plan, high_stakes=rng.random() < 0.3))
     return plans

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from duplexbench.suites.workflows.catalog import FieldTemplate
+from duplexbench.suites.workflows.pools import PRIVATE, PoolName, Pools
 
 FIRST = (
     "Priya",
@@ -126,24 +127,30 @@ def money_text(amount: float) -> str:
     return f"{amount:.2f}".removesuffix(".00")
 
 
+PACKAGED = Pools(FIRST, LAST, COMPANIES, ORGANIZATIONS, STREETS)
+POOLS: dict[PoolName, Pools] = {"packaged": PACKAGED, "private": PRIVATE}
+
+
 class World:
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, pools: PoolName = "packaged") -> None:
         self.rng = rng
+        self.pools = POOLS[pools]
         self.used_names: set[str] = set()
 
     def person(self) -> str:
+        first, last = self.pools.first, self.pools.last
         for _ in range(100):
-            name = f"{self.rng.choice(FIRST)} {self.rng.choice(LAST)}"
+            name = f"{self.rng.choice(first)} {self.rng.choice(last)}"
             if name not in self.used_names:
                 self.used_names.add(name)
                 return name
-        return f"{self.rng.choice(FIRST)} {self.rng.choice(LAST)}"
+        return f"{self.rng.choice(first)} {self.rng.choice(last)}"
 
     def organization(self, industry: str) -> str:
-        return self.rng.choice(ORGANIZATIONS[industry])
+        return self.rng.choice(self.pools.organizations[industry])
 
     def company(self) -> str:
-        return self.rng.choice(COMPANIES)
+        return self.rng.choice(self.pools.companies)
 
     def identifier(self, pattern: str) -> str:
         out = []
@@ -184,7 +191,7 @@ class World:
             address = f"{first[0]}.{last.replace(' ', '')}@example.com"
             return Value(address, address.replace(".", " dot ").replace("@", " at "))
         if kind == "address":
-            street = f"{rng.randrange(2, 250)} {rng.choice(STREETS)}"
+            street = f"{rng.randrange(2, 250)} {rng.choice(self.pools.streets)}"
             return Value(street, street)
         if kind == "money":
             amount = round(rng.uniform(spec.low, spec.high) / 5) * 5.0
