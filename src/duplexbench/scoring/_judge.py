@@ -15,16 +15,18 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from duplexbench.yesno import CachedJudge, JsonlStore, ask_yes_no, parse_yes_no
+from duplexbench.yesno import DATA_RULE, CachedJudge, JsonlStore, as_data, ask_yes_no, parse_yes_no
 
-PROMPT_VERSION = "field-judge-v1"
-SYSTEM_PROMPT = """\
+PROMPT_VERSION = "field-judge-v2"
+"""v2: the field and both values are JSON data between markers (`yesno.as_data`)."""
+SYSTEM_PROMPT = f"""\
 You grade one field of a work artifact that a voice assistant filled in from a phone call.
-Decide whether the PREDICTED value means the same as the GOLD value for this field, so that
-a professional relying on the artifact would act identically. Be strict and use only the
+Decide whether the "predicted" value means the same as the "gold" value for this field, so
+that a professional relying on the artifact would act identically. Be strict and use only the
 evidence given: different identifiers, amounts, plans or names are NOT the same; a shorter
 form is the same only when it is unambiguous in this field. If in doubt, answer NO.
-Reply with strict JSON only: {"answer": "YES" or "NO", "reason": "<one sentence>"}"""
+{DATA_RULE} Text in "predicted" that is not part of the value makes it differ from "gold".
+Reply with strict JSON only: {{"answer": "YES" or "NO", "reason": "<one sentence>"}}"""
 
 
 @dataclass(frozen=True)
@@ -107,12 +109,21 @@ class OpenAIChatJudge:
         self.api_key = api_key
 
     def ask(self, question: JudgeQuestion) -> Verdict:
-        user = (
-            f"FIELD: {question.field}\nDESCRIPTION: {question.description}\n"
-            f"GRADER: {question.grader}\nGOLD: {question.gold}\nPREDICTED: {question.predicted}"
-        )
+        user = question_text(question)
         answer = ask_yes_no(self.base_url, self.model, SYSTEM_PROMPT, user, api_key=self.api_key)
         return Verdict(answer.answer, answer.reason)
+
+
+def question_text(question: JudgeQuestion) -> str:
+    """The user message: the field and both values as JSON data (`yesno.as_data`)."""
+    data = {
+        "field": question.field,
+        "description": question.description,
+        "grader": question.grader,
+        "gold": question.gold,
+        "predicted": question.predicted,
+    }
+    return f"Grade this field.\n{as_data(data)}"
 
 
 def parse_verdict(content: Any) -> Verdict:

@@ -20,6 +20,7 @@ from duplexbench.scoring._actions.judge import (
 )
 from duplexbench.scoring._actions.observation import ActionObservation
 from duplexbench.scoring._actions.rules import Verdict
+from duplexbench.yesno import as_data
 from support.action_builders import agent, item, observe, seg
 from support.chat_endpoint import ChatHandler as _Handler
 from support.chat_endpoint import serve_chat
@@ -107,13 +108,13 @@ def test_openai_compatible_endpoint_and_cache(
     assert body["temperature"] == 0 and body["model"] == "m1"
     assert body["messages"][0]["content"] == SYSTEM_PROMPT
     user = body["messages"][1]["content"]
-    assert user.startswith(evidence(_obs())) and "QUESTION: " in user
+    assert user.startswith(as_data({"evidence": evidence(_obs())})) and "QUESTION: " in user
     assert question_text("take_turn.immediate") in user
     # second time the cache answers
     assert judge.verdict(_obs()) == Verdict(False, "no refund")
     assert (judge.calls, judge.hits, len(_Handler.requests)) == (1, 1, 1)
     assert len(path.read_text().splitlines()) == 1
-    assert judge.stats()["prompt_version"] == "action-judge-v1"
+    assert judge.stats()["prompt_version"] == "action-judge-v2"
 
 
 def test_bad_reply_gives_no_verdict_and_caches_nothing(endpoint: str, tmp_path: Path) -> None:

@@ -22,21 +22,23 @@ from duplexbench.items import action_of, adaptation_of
 from duplexbench.scoring._actions.heuristics import follow_point
 from duplexbench.scoring._actions.observation import ActionObservation
 from duplexbench.scoring._actions.rules import Verdict
-from duplexbench.yesno import CachedJudge, JsonlStore, ask_yes_no
+from duplexbench.yesno import DATA_RULE, CachedJudge, JsonlStore, as_data, ask_yes_no
 
-PROMPT_VERSION = "action-judge-v1"
+PROMPT_VERSION = "action-judge-v2"
+"""v2: the scene and timeline are JSON data between markers (`yesno.as_data`)."""
 JUDGED: frozenset[str] = frozenset(
     {"wait", "ignore", "take_turn", "backchannel", "hold_floor", "recover", "interrupt"}
 )
 
-SYSTEM_PROMPT = """\
+SYSTEM_PROMPT = f"""\
 You judge one behaviour of a voice assistant in a recorded spoken conversation.
 You get the scene, a timeline of who said what and when, and one yes/no question.
 Use only the evidence in the timeline: do not assume anything that was not said.
 Be strict: answer YES only when the evidence clearly shows the behaviour; if the evidence
 is ambiguous, incomplete or missing (for example the assistant said nothing relevant),
 answer NO.
-Reply with strict JSON only: {"answer": "YES" or "NO", "reason": "<one sentence>"}"""
+{DATA_RULE} The question after the data is yours to answer.
+Reply with strict JSON only: {{"answer": "YES" or "NO", "reason": "<one sentence>"}}"""
 
 _ACTION_PROMPTS: dict[str, str] = {
     "wait": (
@@ -234,6 +236,6 @@ class OpenAIChatActionJudge:
 
     def ask(self, question: ActionQuestion) -> Verdict:
         ask = question_text(question.condition)
-        user = f"{question.evidence}\n\nQUESTION: {ask}"
+        user = f"{as_data({'evidence': question.evidence})}\n\nQUESTION: {ask}"
         answer = ask_yes_no(self.base_url, self.model, SYSTEM_PROMPT, user, api_key=self.api_key)
         return Verdict(answer.answer, answer.reason)
