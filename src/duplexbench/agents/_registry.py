@@ -160,6 +160,15 @@ network adapters bring asyncio, ssl and their protocols, which a run of a local
 agent never uses (start-up, docs/results/campaign.md)."""
 
 
+def is_remote(spec: AgentSpec) -> bool:
+    """Whether the agent is a service reached over the network (a hosted model, a phone
+    bot, any OpenAI-compatible chat endpoint): its replies may differ between two runs
+    of the same episode, where a local agent's are reproducible (`duplexbench verify`)."""
+    if spec.name in _LAZY_BUILTINS or spec.name == "text":
+        return True
+    return spec.name == "reference" and "llm" in spec.options
+
+
 def _import_once(module: str) -> None:
     if module not in _LOADED:
         _LOADED.add(module)

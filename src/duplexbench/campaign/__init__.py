@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         run_warnings,
         trust_warnings,
     )
+    from duplexbench.campaign._verify import RunCheck, verify_run
 
 _WHERE = {
     "close_run": "_manual",
@@ -74,6 +75,8 @@ _WHERE = {
     "RunOptions": "_runner",
     "RunResult": "_runner",
     "rescore_run": "_rescore",
+    "RunCheck": "_verify",
+    "verify_run": "_verify",
     "run_campaign": "_runner",
 }
 
@@ -87,6 +90,7 @@ __all__ = [
     "ExecutionOptions",
     "JudgeConfig",
     "RescoreResult",
+    "RunCheck",
     "RunDirError",
     "RunOptions",
     "RunResult",
@@ -115,6 +119,7 @@ __all__ = [
     "saved_score",
     "slug",
     "trust_warnings",
+    "verify_run",
 ]
 
 

@@ -78,6 +78,11 @@ VERBS: dict[str, tuple[str, str, str]] = {
         "waveform with speech segments and a playback cursor, the artifact against gold (or "
         "the action verdict) and every trace event, filterable.",
     ),
+    "verify": (
+        "duplexbench.cli._verify",
+        "verify_command",
+        "Re-run a sample of each run's episodes and compare them with the saved ones.",
+    ),
     "voices": (
         "duplexbench.cli._voices",
         "voices_command",

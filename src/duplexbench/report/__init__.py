@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from duplexbench.report._analysis import analyze
     from duplexbench.report._html import render_html, write_html
     from duplexbench.report._html.action_sections import ACTION_METRIC
+    from duplexbench.report._load import find_run_dirs
     from duplexbench.report._numbers import interval, percent
     from duplexbench.report._viewer import ViewerError, write_viewer
     from duplexbench.report._voices_page import (
@@ -36,6 +37,7 @@ _WHERE = {
     "ViewerError": "_viewer",
     "VoicesReport": "_voices_page",
     "analyze": "_analysis",
+    "find_run_dirs": "_load",
     "interval": "_numbers",
     "measure_voices": "_voices_page",
     "percent": "_numbers",
@@ -52,6 +54,7 @@ __all__ = [
     "ViewerError",
     "VoicesReport",
     "analyze",
+    "find_run_dirs",
     "interval",
     "measure_voices",
     "percent",
