@@ -28,12 +28,13 @@ lint: install
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-## The end-to-end checks CI runs after `test` (marked slow; about five minutes): the live
-## call in headless Chromium, a realistic run with flite and espeak-ng hidden, and the
-## caller answering repair requests in clean audio.
+## The end-to-end checks CI runs after `test` (marked slow; about seven minutes): the live
+## call in headless Chromium, a realistic run with flite and espeak-ng hidden, the
+## caller answering repair requests in clean audio, and a contaminated agent on a
+## freshly generated suite.
 test-e2e: install
 	$(BIN)/pytest -m slow tests/call/test_live_call.py tests/campaign/test_voice_fallback.py \
-		tests/validity/test_repair_requests_audio.py
+		tests/validity/test_repair_requests_audio.py tests/security/test_contamination.py
 
 typecheck: install
 	$(BIN)/mypy

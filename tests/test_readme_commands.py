@@ -111,6 +111,9 @@ RUNS: dict[str, Run] = {
         before=("run --suite tests/fixtures --agent oracle --condition text -k 1 --limit 1 -q",),
         expect=('"pass_at_1": 1.0',),
     ),
+    "verify runs/demo --sample 0.1": Run(
+        "verify runs/demo --sample 0.1", before=(DEMO,), expect=("verified",)
+    ),
     "suite validate tests/fixtures": Run(
         "suite validate tests/fixtures", expect=("all checks passed",)
     ),

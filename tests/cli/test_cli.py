@@ -94,16 +94,19 @@ def test_noop_fails_everything(tmp_path: Path) -> None:
     assert summary["errors"] == 0
 
 
-def test_corrupt_trace_is_an_error_for_that_episode_only(tmp_path: Path) -> None:
+def test_corrupt_trace_is_a_tampered_failure_for_that_episode_only(tmp_path: Path) -> None:
     _, out = run_json(tmp_path, "oracle", "--items", "airline-rebooking,order-revocation")
     events = out / "episodes" / "oracle" / "clean" / "airline-rebooking" / "r1" / "events.jsonl"
     events.write_text(events.read_text()[:-40])
     result = CliRunner().invoke(main, ["score", str(out), "--json"])
     assert result.exit_code == 0
     rescored = json.loads(result.stdout)
-    assert rescored["episodes"] == 6 and rescored["errors"] == 1
-    assert rescored["workflows"]["runs"] == 5 and rescored["workflows"]["pass_at_1"] == 1.0
-    assert "airline-rebooking/r1" in result.stderr and "unreadable trace" in result.stderr
+    # written atomically, so changed after the run: counted as a failure, never left out
+    assert rescored["episodes"] == 6 and rescored["errors"] == 0 and rescored["tampered"] == 1
+    assert rescored["workflows"]["runs"] == 6
+    assert rescored["workflows"]["pass_at_1"] == pytest.approx(5 / 6, abs=1e-6)
+    assert "airline-rebooking/r1" in result.stderr and "tampered: unreadable trace" in result.stderr
+    assert any(w.startswith("tampered traces") for w in rescored["trust"]["warnings"])
 
 
 def test_human_scorecard(tmp_path: Path) -> None:
@@ -208,7 +211,7 @@ def test_judge_cache_through_the_cli(tmp_path: Path) -> None:
     summary, _ = run_json(
         tmp_path, "noop", "--items", "meeting-scheduling", "--judge-model", "judge-x"
     )
-    assert summary["judge"] == {"model": "judge-x", "prompt_version": "field-judge-v1"}
+    assert summary["judge"] == {"model": "judge-x", "prompt_version": "field-judge-v2"}
     assert summary["workflows"]["afa_deterministic"] == 0.0
     result = CliRunner().invoke(main, ["run", "--suite", str(FIXTURES), "--judge-cache", "x"])
     assert result.exit_code == 2 and "need --judge-model" in result.output

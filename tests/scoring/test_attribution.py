@@ -219,6 +219,7 @@ def test_the_summary_counts_causes_and_text_runs_have_no_misheard() -> None:
         "asked_not_understood": 4,
         "wrong_write": 0,
         "not_written": 1,
+        "unsupported": 0,
     }
     assert block["wrong_fields"] == 5 and block["simulator_share"] == 0.8
     assert block["shares"]["not_written"] == 0.2

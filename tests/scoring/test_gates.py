@@ -39,7 +39,8 @@ def test_oracle_passes_every_fixture_and_gate() -> None:
         "airline-rebooking",
         "meeting-scheduling",
     ):
-        _, score = run_and_score(fixture_item(name), OracleAgent(), privileged=True)
+        # not exempt: every value of the reference trajectory has a source when written
+        _, score = run_and_score(fixture_item(name), OracleAgent(), privileged=True, exempt=False)
         assert score.ws == 1, (name, [c for c in score.checks if not c.passed])
         assert score.tool_efficiency == 1.0
 
@@ -204,12 +205,26 @@ def test_forbidden_predicate_fails_pv() -> None:
 
 def test_missing_required_action_fails_ac_and_lifecycle_below_minimum_fails_av() -> None:
     agent = ScriptedAgent([T("Done. Goodbye!", ("update_expense", {"fields": EXPENSE}), end=True)])
-    _, score = run_and_score(fixture_item("form-expense-correction"), agent)
+    # exempt: the values, written before the caller said them, would count wrong (below)
+    _, score = run_and_score(fixture_item("form-expense-correction"), agent, exempt=True)
     assert score.gates["AC"] is False  # never confirmed the total
     assert score.gates["AV"] is False
     failed = [c.name for c in score.checks if c.gate == "AV" and not c.passed]
     assert failed == ["expense lifecycle draft >= committed"]
     assert score.afa is not None and score.afa.correct == 5
+
+
+def test_values_written_before_any_source_count_wrong() -> None:
+    agent = ScriptedAgent([T("Done. Goodbye!", ("update_expense", {"fields": EXPENSE}), end=True)])
+    _, score = run_and_score(fixture_item("form-expense-correction"), agent)
+    guessed = sorted(f.field for f in score.fields if f.unsupported)
+    # trip_purpose ("client onsite") is in the caller's opening words: it has a source
+    assert guessed == ["cost_center", "employee_id", "expense_date", "total_amount"]
+    assert all(f.score == 0.0 and f.cause == "unsupported" for f in score.fields if f.unsupported)
+    assert score.afa is not None and score.afa.correct == 1
+    assert score.provenance is not None and score.provenance.unsupported == 4  # still reported
+    failed = [c.name for c in score.checks if c.gate == "AV" and not c.passed]
+    assert any(name.startswith("expense AFA = 1 (wrong: ['employee_id'") for name in failed)
 
 
 def test_missing_required_field_and_empty_values_score_zero() -> None:
@@ -222,10 +237,10 @@ def test_missing_required_field_and_empty_values_score_zero() -> None:
             )
         ]
     )
-    _, score = run_and_score(fixture_item("form-expense-correction"), agent)
+    _, score = run_and_score(fixture_item("form-expense-correction"), agent, exempt=True)
     cost = next(f for f in score.fields if f.field == "cost_center")
     assert cost.missing and cost.score == 0.0
-    assert score.afa is not None and score.afa.correct == 1
+    assert score.afa is not None and score.afa.correct == 1  # E1042, exempt from provenance
 
 
 def test_noop_fails_every_item_and_agent_errors_are_failures() -> None:

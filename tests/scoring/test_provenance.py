@@ -154,6 +154,16 @@ def test_the_oracle_writes_looked_up_values_before_it_searches() -> None:
     assert value(score, "purchase.shipping_charge").unsupported
 
 
+def test_the_rules_every_item_shares_are_no_source_of_a_value() -> None:
+    # "Ask for one missing piece of information at a time" does not state a count of 1
+    item = load_suite(resolve_suite("workflows-v2"), ids=["record-preparation-06"]).items[0]
+    spec = item.artifacts[0].field("witness_count")
+    assert spec is not None and spec.gold == 1
+    guess = ScriptedAgent([T("Hello.", ("update_casefile", {"fields": {"witness_count": 1}}))])
+    _, score = run_and_score(item, guess)
+    assert value(score, "casefile.witness_count").unsupported
+
+
 def _mini() -> dict[str, WorkflowItem]:
     return {i.id: i for i in load_suite(resolve_suite("workflows-mini")).items}
 

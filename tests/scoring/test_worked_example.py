@@ -4,7 +4,10 @@ A 14-field benefits-enrollment artifact is committed with a valid approval (no
 policy violation) but without the required knowledge search and with four
 wrong fields, plus "Basic" written for "Vision Basic":
 TS pass, PV pass, AC fail, AV fail; AFA 9/14 with no judge and 10/14 with a
-judge cache that accepts "Basic" for "Vision Basic".
+judge cache that accepts "Basic" for "Vision Basic". These are the paper's
+definitions, so the episode is scored exempt from duplexbench's provenance rule:
+the agent writes every value before the caller says any, and under the rule
+(docs/metrics.md, "Unsupported values") those values count wrong too.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from support.worked_example import cache_line, flawed_agent
 
 def test_without_judge() -> None:
     item = fixture_item("benefits-enrollment")
-    _, score = run_and_score(item, flawed_agent())
+    _, score = run_and_score(item, flawed_agent(), exempt=True)
     assert score.status == "ok"
     assert score.gates == {"TS": True, "PV": True, "AC": False, "AV": False}
     assert score.ws == 0
@@ -38,6 +41,15 @@ def test_without_judge() -> None:
     assert failed_ac == ["evidence benefit-rates-2026", "evidence enrollment-policy"]
 
 
+def test_under_the_provenance_rule_values_said_by_nobody_yet_are_wrong() -> None:
+    item = fixture_item("benefits-enrollment")
+    _, score = run_and_score(item, flawed_agent())
+    assert score.afa is not None and score.provenance is not None
+    guessed = {f.field for f in score.fields if f.unsupported}
+    assert len(guessed) == score.provenance.unsupported == 9 - score.afa.correct
+    assert all(f.cause == "unsupported" for f in score.fields if f.unsupported)
+
+
 def test_with_judge_cache(tmp_path: Path) -> None:
     item = fixture_item("benefits-enrollment")
     enum = GraderSpec(name="enum", options={"values": ["Vision Basic", "Vision Plus", "None"]})
@@ -51,7 +63,7 @@ def test_with_judge_cache(tmp_path: Path) -> None:
         + "\n"
     )
     judge = FieldJudge("judge-x", JudgeCache(cache))
-    _, score = run_and_score(item, flawed_agent(), judge)
+    _, score = run_and_score(item, flawed_agent(), judge, exempt=True)
     assert score.gates == {"TS": True, "PV": True, "AC": False, "AV": False}
     assert score.afa is not None
     assert (score.afa.correct, score.afa.correct_deterministic, score.afa.total) == (10, 9, 14)

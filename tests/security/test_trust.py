@@ -18,6 +18,7 @@ from duplexbench.agents._registry import AgentSpec, Channel, list_agents, regist
 from duplexbench.cli import main
 from duplexbench.items._grading import GraderSpec
 from duplexbench.items._load import item_checksum, load_item
+from duplexbench.scoring._judge import PROMPT_VERSION
 from support.chat_endpoint import ChatHandler, serve_chat
 from support.fixtures import FIXTURES
 from support.worked_example import cache_line, flawed_agent
@@ -133,8 +134,10 @@ def test_score_refuses_an_edited_item_snapshot(tmp_path: Path) -> None:
 
 
 def test_snapshot_and_checksum_edited_together_are_caught_by_the_traces(tmp_path: Path) -> None:
+    # The laundering attack: a failed episode turned into a harness error would be left
+    # out of the rates. It is a tampered, failed episode, counted, and the run is invalid.
     out = tmp_path / "run"
-    run(out, "noop", "--items", "meeting-scheduling")
+    before = run(out, "noop", "--items", "meeting-scheduling,order-revocation")
     _edit_gold(out, "meeting-scheduling")
     # a forger recomputes the checksum in campaign.json too; the trace still disagrees
     campaign = json.loads((out / "campaign.json").read_text())
@@ -143,9 +146,50 @@ def test_snapshot_and_checksum_edited_together_are_caught_by_the_traces(tmp_path
     (out / "campaign.json").write_text(json.dumps(campaign))
     result = CliRunner().invoke(main, ["score", str(out), "--json"], catch_exceptions=False)
     summary = json.loads(result.stdout)
-    assert summary["errors"] == 1 and summary["workflows"]["runs"] == 0  # never scored
+    assert summary["errors"] == 0 and summary["tampered"] == 1  # counted, never left out
+    assert summary["workflows"]["runs"] == before["workflows"]["runs"] == 2
+    assert summary["workflows"]["pass_at_1"] == before["workflows"]["pass_at_1"] == 0.0
     rel = "episodes/noop/text/meeting-scheduling/r0"
-    assert f"{rel}: trace does not match its item: it ran on item checksum" in result.stderr
+    assert f"{rel}: tampered: trace does not match its item: it ran on item checksum" in (
+        result.stderr
+    )
+    trust = summary["trust"]
+    assert trust["items"]["status"] == "edited" and list(trust["items"]["edited"]) == [
+        "meeting-scheduling"
+    ]
+    assert any(w.startswith("tampered traces: not a valid result") for w in trust["warnings"])
+    card = invoke("score", str(out), "--no-write").stdout
+    assert "tampered traces: not a valid result" in card.splitlines()[0] + card
+
+
+def test_a_deleted_or_damaged_trace_is_a_counted_failure(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(out, "oracle", "--items", "meeting-scheduling,order-revocation")
+    [trace] = out.glob("episodes/oracle/text/meeting-scheduling/r0/events.jsonl")
+    trace.write_text(trace.read_text()[:200])  # cut short after the run
+    summary = json.loads(invoke("score", str(out), "--json").stdout)
+    assert summary["errors"] == 0 and summary["tampered"] == 1
+    assert summary["workflows"]["pass_at_1"] == 0.5  # the oracle passed it; now it counts 0
+    assert any("unreadable trace" in r for r in summary["agent_error_reasons"])
+
+
+def test_a_run_that_left_episodes_out_says_so_in_its_headline(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(out, "noop", "--items", "meeting-scheduling,order-revocation")
+    [trace] = out.glob("episodes/noop/text/order-revocation/r0/events.jsonl")
+    lines = trace.read_text().splitlines()
+    end = json.loads(lines[-1])
+    assert end["type"] == "episode.end"
+    end["data"]["reason"] = "error"
+    end["data"]["detail"] = "the speech engine crashed"
+    end["data"]["error_kind"] = "harness"
+    trace.write_text("\n".join([*lines[:-1], json.dumps(end)]) + "\n")
+    card = invoke("score", str(out)).stdout
+    title = next(line for line in card.splitlines() if "noop" in line)
+    assert "1 of 2 episodes left out (harness errors)" in title
+    report = invoke("report", str(out)).stdout
+    assert report.splitlines()[0].startswith("episodes left out of the rates:")
+    assert "1 of 2 episodes left out" in report.splitlines()[0]
 
 
 def test_item_without_a_recorded_checksum_is_scored_as_unverified(tmp_path: Path) -> None:
@@ -174,7 +218,7 @@ VISION = cache_line(
 FORGED = json.dumps(
     {
         "model": "judge-x",
-        "prompt_version": "field-judge-v1",
+        "prompt_version": PROMPT_VERSION,
         "field": "enrollment.beneficiary",
         "predicted": "someone else",
         "gold": "nobody asked",

@@ -49,9 +49,13 @@ def run_and_score(
     privileged: bool = False,
     repetition: int = 0,
     seed: int = 0,
+    exempt: bool | None = None,
 ) -> tuple[EpisodeRecord, EpisodeScore]:
+    """Play and score one text episode; `exempt` (default: `privileged`, as a campaign
+    does) keeps unsupported values from counting wrong."""
     record = run_episode(item, agent, privileged=privileged, repetition=repetition, seed=seed)
-    return record, score_episode(item, record.events, judge)
+    free = privileged if exempt is None else exempt
+    return record, score_episode(item, record.events, judge, exempt=free)
 
 
 def run_audio(

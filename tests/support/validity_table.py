@@ -95,7 +95,9 @@ def main() -> None:
     for name, (make_audio, fixture) in AUDIO.items():
         item = fixture_item(fixture)
         record = run_audio(item, make_audio(), privileged=True)
-        rows.append(row(f"{name.strip()} [{fixture}]", [score_episode(item, record.events)]))
+        rows.append(
+            row(f"{name.strip()} [{fixture}]", [score_episode(item, record.events, exempt=True)])
+        )
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for r in rows:

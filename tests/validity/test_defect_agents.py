@@ -23,8 +23,10 @@ from support.helpers import run_and_score, run_audio
 FORMS = ("form-expense-correction", "order-revocation", "benefits-enrollment")
 
 
-def text_score(fixture: str, agent: TextAgent) -> EpisodeScore:
-    return run_and_score(fixture_item(fixture), agent, privileged=True)[1]
+def text_score(fixture: str, agent: TextAgent, exempt: bool = True) -> EpisodeScore:
+    """Scored as a campaign scores a privileged agent: exempt from the provenance rule
+    unless told otherwise."""
+    return run_and_score(fixture_item(fixture), agent, privileged=True, exempt=exempt)[1]
 
 
 def headline(score: EpisodeScore) -> dict[str, Any]:
@@ -89,8 +91,9 @@ def test_raising_when_failing_scores_no_better_than_failing() -> None:
 
 def test_talking_over_a_barge_in_moves_the_yield_rate_not_the_work() -> None:
     item = fixture_item("form-expense-correction")
-    base = score_episode(item, run_audio(item, AudioOracle(), privileged=True).events)
-    bad = score_episode(item, run_audio(item, defects.NeverYields(), privileged=True).events)
+    base = score_episode(item, run_audio(item, AudioOracle(), privileged=True).events, exempt=True)
+    never = run_audio(item, defects.NeverYields(), privileged=True)
+    bad = score_episode(item, never.events, exempt=True)
     assert base.floor is not None and bad.floor is not None
     assert base.floor.barge_ins == bad.floor.barge_ins == 1
     assert base.floor.yields == 1 and bad.floor.yields == 0
@@ -99,9 +102,11 @@ def test_talking_over_a_barge_in_moves_the_yield_rate_not_the_work() -> None:
 
 def test_answering_late_moves_response_latency_not_the_work() -> None:
     item = fixture_item("meeting-scheduling")
-    base = score_episode(item, run_audio(item, AudioOracle(), privileged=True).events)
+    base = score_episode(item, run_audio(item, AudioOracle(), privileged=True).events, exempt=True)
     bad = score_episode(
-        item, run_audio(item, defects.AnswersLate(delay_ms=2000), privileged=True).events
+        item,
+        run_audio(item, defects.AnswersLate(delay_ms=2000), privileged=True).events,
+        exempt=True,
     )
     assert base.interaction is not None and bad.interaction is not None
     fast = interaction_metrics([base.interaction.timeline()], rules="tau2")
@@ -117,4 +122,14 @@ def test_writing_values_before_they_are_said_moves_unsupported_values_only() -> 
     assert base["unsupported_values"]["rate"] == 0.0
     assert bad["unsupported_values"]["rate"] > 0.5  # most values were guessed right
     for key in ("pass_at_1", "afa", "gates"):
-        assert bad[key] == base[key]
+        assert bad[key] == base[key]  # exempt, as a privileged agent's run is
+
+
+def test_values_written_before_they_are_said_count_wrong_for_an_agent_that_is_not_exempt() -> None:
+    base = workflow_block([text_score(f, OracleAgent(), exempt=False) for f in FORMS], 1, 0)
+    bad = [text_score(f, defects.WritesBeforeRevealed(), exempt=False) for f in FORMS]
+    block = workflow_block(bad, 1, 0)
+    assert base["pass_at_1"] == 1.0 and base["unsupported_values"]["rate"] == 0.0
+    assert block["pass_at_1"] == 0.0 and block["afa"] < base["afa"]
+    flagged = sum(f.unsupported for s in bad for f in s.fields)
+    assert flagged == block["unsupported_values"]["unsupported"] > 0

@@ -120,6 +120,7 @@ class ActionFamily:
         write: bool = True,
         *,
         checksum: str | None = None,
+        exempt: bool = False,
     ) -> Score:
         assert isinstance(item, ActionItem) and (judge is None or isinstance(judge, ActionJudge))
         return score_action_trace(item, folder, repetition, judge, write, checksum=checksum)

@@ -14,6 +14,7 @@ from duplexbench.items import ActionItem
 from duplexbench.orchestrator import ActionRecord
 from duplexbench.scoring import ACTION_PROMPT_VERSION as PROMPT_VERSION
 from duplexbench.scoring import (
+    TAMPERED,
     ActionJudge,
     ActionJudgeCache,
     ActionScore,
@@ -63,12 +64,13 @@ def score_action_trace(
 ) -> ActionScore:
     """Score the episode in `folder` from `events.jsonl` (and `audio.wav` for prosody).
     A trace whose header names another episode, or another item checksum than
-    `checksum`, is an error episode saying so (`scoring/_header.py`)."""
+    `checksum`, or that cannot be read or scored, was changed after the run: a
+    tampered, failed trial saying so, never left out (`scoring/_header.py`)."""
     try:
         events = read_events(folder / "events.jsonl")
         problem = header_problem(events, item.id, repetition, checksum)
         if problem is not None:
-            score = action_error_score(item, repetition, problem)
+            score = action_agent_error_score(item, repetition, f"{TAMPERED} {problem}")
             if write and folder.exists():
                 write_model(folder / "result.json", score)
             return score
@@ -91,10 +93,10 @@ def score_action_trace(
         score = score_observation(observe(item, events, agent_audio), repetition, judge)
         score.interaction = timeline_record(events)
     except TraceError as exc:
-        score = action_error_score(item, repetition, f"unreadable trace: {exc}")
+        score = action_agent_error_score(item, repetition, f"{TAMPERED} unreadable trace: {exc}")
     except Exception as exc:  # a readable trace the scorer cannot make sense of (damaged)
-        message = f"unscorable trace: {type(exc).__name__}: {exc}"
-        score = action_error_score(item, repetition, message)
+        message = f"{TAMPERED} unscorable trace: {type(exc).__name__}: {exc}"
+        score = action_agent_error_score(item, repetition, message)
     if write and folder.exists():
         write_model(folder / "result.json", score)
     return score

@@ -152,7 +152,8 @@ def place(target: Target, job: EpisodeJob, result: JobResult) -> Score:
             (partial / name).write_bytes(data)
         item = target.items[job.item_id]
         if "events.jsonl" in result.files:
-            score = score_folder(item, partial, target.judge, job.repetition)
+            exempt = target.spec.provenance_exempt is not None
+            score = score_folder(item, partial, target.judge, job.repetition, exempt=exempt)
         else:
             score = error_of(item, job.repetition, result.error or "the episode produced no trace")
             write_model(partial / "result.json", score)

@@ -70,9 +70,11 @@ class Family(Protocol):
         write: bool = True,
         *,
         checksum: str | None = None,
+        exempt: bool = False,
     ) -> Score:
         """Score the trace in `folder` (a misplaced, unreadable or unscorable trace is an
-        error score saying so) and write `result.json`."""
+        error score saying so) and write `result.json`; `exempt`: the run's agent reads
+        the gold, so unsupported values are not counted wrong (`CampaignSpec.provenance_exempt`)."""
         ...
 
     def error_score(self, item: Item, repetition: int, message: str) -> Score: ...

@@ -57,7 +57,10 @@ def saved_score(target: Target, item_id: str) -> Score | None:
         return None
     family = get_family(target.spec.family)
     checksum = target.spec.item_checksums.get(item_id)
-    score = family.score(target.items[item_id], folder, target.judge, 0, False, checksum=checksum)
+    exempt = target.spec.provenance_exempt is not None
+    score = family.score(
+        target.items[item_id], folder, target.judge, 0, False, checksum=checksum, exempt=exempt
+    )
     target.scores[episode_dir(target.spec, item_id, 0)] = score
     return score
 
@@ -68,7 +71,10 @@ def record_episode(target: Target, item_id: str, record: EpisodeRecord) -> Score
     save_episode(folder, record)
     family = get_family(target.spec.family)
     checksum = target.spec.item_checksums.get(item_id)
-    score = family.score(target.items[item_id], folder, target.judge, 0, checksum=checksum)
+    exempt = target.spec.provenance_exempt is not None
+    score = family.score(
+        target.items[item_id], folder, target.judge, 0, checksum=checksum, exempt=exempt
+    )
     target.scores[episode_dir(target.spec, item_id, 0)] = score
     return score
 

@@ -10,7 +10,7 @@ from duplexbench.campaign._rundir import index_row, read_campaign, write_index, 
 from duplexbench.campaign._scores import TRACE_PROBLEMS
 from duplexbench.campaign._spec import JudgeConfig
 from duplexbench.campaign._store import rebuild_index
-from duplexbench.campaign._trust import add_trust, check_snapshots, unknown_entries
+from duplexbench.campaign._trust import add_trust, cache_file, check_snapshots, unknown_entries
 from duplexbench.scoring import FieldJudge, RunSummary
 
 
@@ -45,17 +45,25 @@ def rescore_run(
     judge_ = family.make_judge(spec.judge, run_dir)
     scores: list[Score] = []
     rows, problems = [], []
+    exempt = spec.provenance_exempt is not None
     for item_id, repetition, rel in spec.episodes():
         checksum = spec.item_checksums.get(item_id)
         folder = run_dir / rel
-        score = family.score(items[item_id], folder, judge_, repetition, write, checksum=checksum)
+        score = family.score(
+            items[item_id], folder, judge_, repetition, write, checksum=checksum, exempt=exempt
+        )
         reason = score.error if score.status == "error" else score.agent_error
         if reason and reason.startswith(TRACE_PROBLEMS):
             problems.append(f"{rel}: {reason}")
         scores.append(score)
         rows.append(index_row(score, rel))
     summary = add_trust(
-        family.summarize(spec, scores), spec, scores, check, unknown_entries(judge_)
+        family.summarize(spec, scores),
+        spec,
+        scores,
+        check,
+        unknown_entries(judge_),
+        cache=cache_file(judge_),
     )
     if write:
         write_index(run_dir, rows)

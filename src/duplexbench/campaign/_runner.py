@@ -32,9 +32,9 @@ from duplexbench.campaign._rundir import (
 )
 from duplexbench.campaign._spec import CampaignSpec, JudgeConfig
 from duplexbench.campaign._store import StoreError, refresh_index
-from duplexbench.campaign._trust import add_trust, check_snapshots
+from duplexbench.campaign._trust import add_trust, cache_file, check_snapshots
 from duplexbench.items import ActionSuite, Suite, item_checksum, suite_family
-from duplexbench.scoring import PROMPT_VERSION, FieldJudge, RunSummary
+from duplexbench.scoring import PROMPT_VERSION, SCORER_VERSION, ActionJudge, FieldJudge, RunSummary
 from duplexbench.users import DeciderConfig, ObserverConfig, check_observer, simulator_identity
 
 OnScore = Callable[[int, int, Score], None]
@@ -123,6 +123,7 @@ def campaign_spec(opts: RunOptions, suite: Suite | ActionSuite) -> CampaignSpec:
         suite_version=suite.version,
         suite_path=str(suite.path),
         generator=suite.manifest.generator if suite.manifest else None,
+        scorer_version=SCORER_VERSION,
         agent=redact_spec(opts.agent),
         condition=opts.condition,
         repeats=opts.repeats,
@@ -186,7 +187,10 @@ def finish_target(target: Target) -> RunResult:
     ordered = [(rel, s) for rel, s in target.ordered_scores() if isinstance(s, family.score_type)]
     scores = [s for _, s in ordered]
     check = check_snapshots(target.spec, target.items, allowed=True)
-    summary = add_trust(family.summarize(target.spec, scores), target.spec, scores, check)
+    judge = target.judge if isinstance(target.judge, FieldJudge | ActionJudge) else None
+    summary = add_trust(
+        family.summarize(target.spec, scores), target.spec, scores, check, cache=cache_file(judge)
+    )
     try:
         write_index(target.run_dir, [index_row(s, rel) for rel, s in ordered])
         write_summary(target.run_dir, summary)

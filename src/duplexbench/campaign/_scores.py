@@ -13,9 +13,9 @@ from duplexbench.scoring import (
     TRACE_PROBLEMS,
     EpisodeScore,
     FieldJudge,
-    error_score,
     header_problem,
     score_episode,
+    tampered_score,
 )
 from duplexbench.trace import TraceError, read_events
 
@@ -30,34 +30,38 @@ def score_trace(
     write: bool = True,
     *,
     checksum: str | None = None,
+    exempt: bool = False,
 ) -> EpisodeScore:
     """Score the episode in `folder` from its `events.jsonl`; write `result.json`.
 
-    A trace whose header names another item or repetition than its folder (a
-    damaged or misplaced file), or another item checksum than `checksum` (the
-    one campaign.json records: the item was edited, docs/security.md), is an
-    error episode saying so.
+    Episode files are written atomically, so a trace whose header names another
+    item or repetition than its folder, or another item checksum than `checksum`
+    (the one campaign.json records), or that cannot be read or scored, was changed
+    after the run: it is a tampered, failed episode saying so, counted in every
+    rate and never left out (docs/security.md).
     """
     try:
         events = read_events(folder / "events.jsonl")
         problem = header_problem(events, item.id, repetition, checksum)
         if problem is not None:
-            score = error_score(item.id, repetition, problem)
+            score = tampered_score(item, repetition, problem, check="trace matches its episode")
         else:
-            score = score_episode(item, events, judge)
+            score = score_episode(item, events, judge, exempt=exempt)
     except TraceError as exc:
-        score = error_score(item.id, repetition, f"unreadable trace: {exc}")
+        score = tampered_score(item, repetition, f"unreadable trace: {exc}", check="trace reads")
     except Exception as exc:  # a readable trace the scorer cannot make sense of (damaged)
         message = f"unscorable trace: {type(exc).__name__}: {exc}"
-        score = error_score(item.id, repetition, message)
+        score = tampered_score(item, repetition, message, check="trace scores")
     if write and folder.exists():
         write_model(folder / "result.json", score)
     return score
 
 
-def score_folder(item: Item, folder: Path, judge: Judge | None, repetition: int) -> Score:
+def score_folder(
+    item: Item, folder: Path, judge: Judge | None, repetition: int, *, exempt: bool = False
+) -> Score:
     """Score the trace in `folder` and write its `result.json` (the item's family scores it)."""
-    return get_family(family_of(item)).score(item, folder, judge, repetition)
+    return get_family(family_of(item)).score(item, folder, judge, repetition, exempt=exempt)
 
 
 def error_of(item: Item, repetition: int, message: str) -> Score:

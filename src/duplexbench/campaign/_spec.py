@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from duplexbench.items import GeneratorInfo
+from duplexbench.scoring import exemption
 
 RUN_FORMAT = "1"
 
@@ -31,6 +32,11 @@ class CampaignSpec(BaseModel):
     family: Literal["workflow", "action"] = "workflow"
     suite_version: str
     suite_path: str
+    scorer_version: str | None = Field(
+        None,
+        description="The scoring rules the run was made and first scored with "
+        "(scoring/_version.py). None: a run made before it was recorded.",
+    )
     generator: GeneratorInfo | None = Field(
         None,
         description="How the suite was generated (generator, version, seed; its manifest's "
@@ -67,6 +73,12 @@ class CampaignSpec(BaseModel):
         description="Who played the caller: the simulator, or a person (`duplexbench call`, "
         "docs/human-caller.md). A human run is never pooled with a simulated one.",
     )
+
+    @property
+    def provenance_exempt(self) -> str | None:
+        """Why unsupported values do not count against this run's agent (it reads the
+        gold: `oracle`, `privileged`), else None (docs/metrics.md, "Unsupported values")."""
+        return exemption(self.agent, self.privileged)
 
     def episodes(self) -> Iterator[tuple[str, int, str]]:
         """(item id, repetition, episode folder relative to the run directory), in order."""

@@ -16,6 +16,7 @@ and shown wherever the scores are:
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,7 @@ from duplexbench.campaign._rundir import RunDirError
 from duplexbench.campaign._spec import CampaignSpec
 from duplexbench.items import item_checksum
 from duplexbench.scoring import (
+    SCORER_VERSION,
     ActionCacheEntry,
     ActionJudge,
     ActionJudgeCache,
@@ -36,6 +38,7 @@ from duplexbench.scoring import (
     FieldJudge,
     JudgeCache,
     RunSummary,
+    is_tampered,
     parse_summary,
 )
 
@@ -150,15 +153,35 @@ def unknown_entries(judge: FieldJudge | ActionJudge | None) -> list[str] | None:
     return out
 
 
+def cache_file(judge: FieldJudge | ActionJudge | None) -> tuple[str, str | None] | None:
+    """The judge's verdict cache: its path and the sha256 of its contents now (None
+    while the file does not exist); None without a judge."""
+    if judge is None or not isinstance(judge.cache, JudgeCache | ActionJudgeCache):
+        return None
+    path = judge.cache.path
+    if path is None:
+        return None
+    try:
+        digest: str | None = hashlib.sha256(path.read_bytes()).hexdigest()
+    except FileNotFoundError:
+        digest = None
+    return str(path), digest
+
+
 def judge_provenance(
-    spec: CampaignSpec, scores: Sequence[Score], unknown: list[str] | None
+    spec: CampaignSpec,
+    scores: Sequence[Score],
+    unknown: list[str] | None,
+    cache: tuple[str, str | None] | None = None,
 ) -> dict[str, Any] | None:
-    """The `trust.judge` block: verdicts fetched in this run vs from the cache only."""
+    """The `trust.judge` block: verdicts fetched in this run vs from the cache only, and
+    the cache file the verdicts came from (`cache_file`)."""
     if spec.judge is None:
         return None
     total, cache_only = _verdicts(scores)
     return {
-        "cache": spec.judge.cache,
+        "cache": cache[0] if cache else spec.judge.cache,
+        "cache_sha256": cache[1] if cache else None,
         "endpoint": spec.judge.base_url is not None,
         "verdicts": total,
         "fetched": total - len(cache_only),
@@ -195,26 +218,53 @@ def _warnings(
     return out
 
 
+def _ran_on_other_items(scores: Sequence[Score]) -> dict[str, list[str]]:
+    """Items whose traces ran on another checksum than campaign.json records: the
+    snapshot and its checksum were edited together (`scoring/_header.py`)."""
+    return {
+        s.item_id: ["its trace ran on another item checksum than campaign.json records"]
+        for s in scores
+        if "trace does not match its item" in (s.agent_error or s.error or "")
+    }
+
+
 def add_trust(
     summary: dict[str, Any],
     spec: CampaignSpec,
     scores: Sequence[Score],
     check: SnapshotCheck | None = None,
     unknown: list[str] | None = None,
+    *,
+    cache: tuple[str, str | None] | None = None,
 ) -> RunSummary:
     """The typed summary: the family's blocks with `privileged` and the `trust` block
     added. A block that does not fit its model (`scoring/summary_models.py`) is a
     harness bug and raises pydantic's ValidationError here, before anything is written."""
     privileged = resolve_privileged(spec)
-    judge = judge_provenance(spec, scores, unknown)
+    judge = judge_provenance(spec, scores, unknown, cache)
     items: dict[str, Any] = {"status": "not checked", "edited": {}, "unverified": []}
     if check is not None:
-        status = "edited" if check.edited else "unverified" if check.unverified else "verified"
-        items = {"status": status, "edited": check.edited, "unverified": check.unverified}
+        edited = {**check.edited, **_ran_on_other_items(scores)}
+        status = "edited" if edited else "unverified" if check.unverified else "verified"
+        items = {"status": status, "edited": edited, "unverified": check.unverified}
     warnings = _warnings(privileged, spec.agent, check, judge)
-    if summary.get("tampered"):  # scoring/_replay_check.py; each is named in error_reasons
-        n = summary["tampered"]
-        warnings.append(f"{TAMPERED_LABEL} ({n} episode(s) whose trace disagrees with its replay)")
+    if spec.scorer_version != SCORER_VERSION:
+        made = (
+            f"scorer version {spec.scorer_version}"
+            if spec.scorer_version
+            else "a scorer version it did not record (1)"
+        )
+        warnings.append(
+            f"rescored with scorer version {SCORER_VERSION}; the run was made with {made} "
+            "(docs/metrics.md, 'Scorer version')"
+        )
+    tampered = sum(is_tampered(s.agent_error or s.error) for s in scores)
+    if tampered:  # scoring/_replay_check.py, campaign/_scores.py; each is named in the reasons
+        warnings.append(
+            f"{TAMPERED_LABEL} ({tampered} episode(s) whose trace was changed after the run: "
+            "it disagrees with its replay, its item, its checksum or its folder, or cannot be "
+            "read; scored as failures)"
+        )
     trust = {
         "privileged": privileged,
         "items": items,
@@ -226,6 +276,7 @@ def add_trust(
         out[key] = value
         if key == "agent":
             out["privileged"] = privileged
+            out["scorer_version"] = SCORER_VERSION
     out.setdefault("privileged", privileged)
     out["trust"] = trust
     return parse_summary(out)

@@ -41,7 +41,6 @@ from duplexbench.scoring import (
     OpenAIChatJudge,
     build_summary,
     error_score,
-    exemption,
     price_for,
 )
 from duplexbench.speech import SpeechBank
@@ -142,9 +141,10 @@ class WorkflowFamily:
         write: bool = True,
         *,
         checksum: str | None = None,
+        exempt: bool = False,
     ) -> Score:
         assert isinstance(item, WorkflowItem) and (judge is None or isinstance(judge, FieldJudge))
-        return score_trace(item, folder, judge, repetition, write, checksum=checksum)
+        return score_trace(item, folder, judge, repetition, write, checksum=checksum, exempt=exempt)
 
     def error_score(self, item: Item, repetition: int, message: str) -> Score:
         return error_score(item.id, repetition, message)
@@ -160,7 +160,7 @@ class WorkflowFamily:
             seed=spec.seed,
             judge=judge_label(spec.judge),
             price=price_for(load_prices(spec.prices), spec.agent),
-            provenance_exempt=exemption(spec.agent, spec.privileged),
+            provenance_exempt=spec.provenance_exempt,
         )
         summary["family"] = self.name
         if spec.simulator is not None:

@@ -15,6 +15,7 @@ from rich.text import Text
 from duplexbench.campaign import StoreError, export_runs
 from duplexbench.cli._common import PANEL_ROWS, err_console, fail, panel_value, print_json
 from duplexbench.cli._compare_table import print_action_comparison, print_comparison
+from duplexbench.cli._trust import left_out
 from duplexbench.cli._workflow_table import attribution_table
 from duplexbench.report import ACTION_METRIC, analyze, interval, percent, write_html
 
@@ -229,8 +230,20 @@ def _human_tables(block: dict[str, Any]) -> list[Table]:
     ]
 
 
+def headline(report: dict[str, Any]) -> str | None:
+    """The report's first line when some run left episodes out of its rates."""
+    runs = [r for r in report["runs"] if r.get("errors")]
+    if not runs:
+        return None
+    each = "; ".join(f"{r['run']}: {left_out(r['errors'], r['episodes'])}" for r in runs)
+    return f"episodes left out of the rates: {each}"
+
+
 def print_report(report: dict[str, Any]) -> None:
     console = Console()
+    first = headline(report)
+    if first is not None:
+        console.print(first, style="bold yellow", markup=False, highlight=False, soft_wrap=True)
     if report["workflow"]["scorecard"]:
         for table in _workflow_tables(report["workflow"]):
             console.print(table)

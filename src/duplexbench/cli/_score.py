@@ -56,7 +56,8 @@ def score_command(
 
     Scoring is a pure function of the item snapshot, the trace and the judge
     cache, so without a new judge this reproduces the run's summary exactly.
-    A corrupt or truncated trace is reported and scored as an error; the
+    A corrupt, truncated or misplaced trace (changed after the run) is
+    reported and scored as a tampered, failed episode, never left out; the
     other episodes still score. Item snapshots that differ from the checksums
     recorded in campaign.json are refused (exit status 2, naming each item)
     unless --allow-edited-items (docs/security.md). Exit status 4 when every

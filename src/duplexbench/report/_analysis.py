@@ -77,6 +77,29 @@ def _simulator_mix(runs: list[RunData]) -> list[str]:
     return [f"these runs were made with different simulated users and are not comparable: {groups}"]
 
 
+def scorer_version(run: RunData) -> str:
+    """The scoring rules of the run's summary ("1" before they were recorded, "?"
+    without a readable summary)."""
+    if run.summary is None:
+        return "?"
+    return run.summary.scorer_version or "1"
+
+
+def _scorer_mix(runs: list[RunData]) -> list[str]:
+    """Runs scored under different rules are set side by side, never compared as if
+    alike: say so (scoring/_version.py)."""
+    seen: dict[str, list[str]] = {}
+    for run in runs:
+        seen.setdefault(scorer_version(run), []).append(run.label)
+    if len(seen) < 2:
+        return []
+    groups = "; ".join(f"version {k}: {', '.join(v)}" for k, v in sorted(seen.items()))
+    return [
+        "these runs were scored with different scorer versions and are not comparable "
+        f"({groups}); rescore the older ones with `duplexbench score RUN`"
+    ]
+
+
 def _run_info(run: RunData) -> dict[str, Any]:
     items = run.campaign.get("items")
     judge = run.campaign.get("judge")
@@ -88,6 +111,7 @@ def _run_info(run: RunData) -> dict[str, Any]:
         "seed": run.seed,
         "judge": judge.get("model") if isinstance(judge, dict) else None,
         "simulator": run.campaign.get("simulator"),
+        "scorer_version": scorer_version(run),
         "privileged": (run.summary.privileged if run.summary else run.campaign.get("privileged")),
         "trust": _warnings(run),
         "episodes": len(run.episodes),
@@ -251,6 +275,13 @@ def _comparisons(runs: list[RunData], problems: list[str]) -> list[dict[str, Any
         if len(order) < 2 or (suite, agent, tuple(sorted(order))) in covered:
             continue
         seed = by_condition[order[0]].seed
+        versions = sorted({scorer_version(r) for r in by_condition.values()})
+        if len(versions) > 1:
+            problems.append(
+                f"{suite} · {agent}: conditions not compared (scored with scorer versions "
+                f"{', '.join(versions)})"
+            )
+            continue
         try:
             per_task = {c: per_task_success(wf.valid(by_condition[c])) for c in order}
             block = compare_conditions(per_task, order, PERMUTATIONS, seed)
@@ -279,6 +310,7 @@ def analyze(paths: Sequence[Path | str]) -> dict[str, Any]:
     for run in runs:
         problems.extend(run.problems)
     problems.extend(_simulator_mix(runs))
+    problems.extend(_scorer_mix(runs))
     by_family: dict[str, list[Any]] = {"workflow": [], "action": []}
     for run in runs:
         by_family.setdefault(run.family, []).append(run)

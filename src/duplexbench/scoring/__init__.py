@@ -18,7 +18,14 @@ from duplexbench.scoring._actions.summary import TIMING, action_block
 from duplexbench.scoring._actions.trace import observe
 from duplexbench.scoring._attribution import CAUSES, attribution_block
 from duplexbench.scoring._compare import PERMUTATIONS, compare_conditions
-from duplexbench.scoring._episode import GATES, Afa, EpisodeScore, error_score, score_episode
+from duplexbench.scoring._episode import (
+    GATES,
+    Afa,
+    EpisodeScore,
+    error_score,
+    score_episode,
+    tampered_score,
+)
 from duplexbench.scoring._errors import all_errored, episode_error, errors_block
 from duplexbench.scoring._fields import field_correct
 from duplexbench.scoring._floor_control import (
@@ -41,9 +48,11 @@ from duplexbench.scoring._judge import (
 from duplexbench.scoring._outcomes import item_runs, per_task_afa, per_task_success
 from duplexbench.scoring._reliability import RESAMPLES, ItemRuns, Reliability, reliability
 from duplexbench.scoring._repairs import RepairScore, repair_block, repair_score
+from duplexbench.scoring._replay_check import TAMPERED, is_tampered
 from duplexbench.scoring._summary import build_summary
 from duplexbench.scoring._unsupported import exemption, provenance_block
 from duplexbench.scoring._usage import Price, price_for
+from duplexbench.scoring._version import SCORER_VERSION
 from duplexbench.scoring.summary_models import (
     ActionRates,
     ActionRunSummary,
@@ -63,6 +72,8 @@ __all__ = [
     "PROMPT_VERSION",
     "RESAMPLES",
     "RULES",
+    "SCORER_VERSION",
+    "TAMPERED",
     "TIMING",
     "TRACE_PROBLEMS",
     "ActionCacheEntry",
@@ -106,6 +117,7 @@ __all__ = [
     "field_correct",
     "floor_block",
     "header_problem",
+    "is_tampered",
     "item_runs",
     "observe",
     "parse_summary",
@@ -121,6 +133,7 @@ __all__ = [
     "score_observation",
     "simulation_files",
     "summary_data",
+    "tampered_score",
     "timeline_record",
     "timing_block",
 ]

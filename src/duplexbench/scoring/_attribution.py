@@ -19,7 +19,9 @@ repair request is still that one reveal. Then:
   close to what was spoken (`misheard`);
 - `wrong_write`: the caller said it and the written value is wrong for another
   reason: the agent's logic (a stale value kept after a correction too);
-- `not_written`: the caller said it and nothing was written.
+- `not_written`: the caller said it and nothing was written;
+- `unsupported`: the grader accepts the value, but it was written before any
+  source of it (`provenance.py`): a guess or a leak, counted wrong.
 
 A gold the caller never holds (`database:`, `knowledge:`, `computed:`, or a field
 no fact fills) was the agent's to look up: missing is `not_written`, wrong is
@@ -183,6 +185,8 @@ def is_audio(view: EpisodeView) -> bool:
 
 def field_cause(view: EpisodeView, field: FieldScore, spec: ArtifactField, asked: bool) -> Cause:
     """The cause of one wrong field (`asked`: some question went unmatched)."""
+    if field.unsupported:
+        return "unsupported"
     ref = f"{field.artifact}.{field.field}"
     source = gold_source(view.item, ref, spec)
     if not all(fact in view.revealed for fact in source.facts):

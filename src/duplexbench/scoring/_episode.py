@@ -11,7 +11,9 @@ A pure function of (item, trace, judge cache): WS = TS * PV * AC * AV.
 - AC: every required action holds and every required evidence document
   (gold.required_evidence plus each graded field's `evidence`) was retrieved.
 - AV: per artifact, lifecycle >= its minimum, no required field missing,
-  every graded field correct and no stale field.
+  every graded field correct and no stale field. A value written before any
+  source of it (`provenance.py`) is not correct, unless the agent is exempt
+  (`exempt`: the oracle or a privileged agent, which read the gold).
 Every wrong or missing graded field gets one cause (`attribution.py`).
 A trace whose workbench events disagree with a replay of its tool calls and
 user approvals (`replay_check.py`) is a failed episode (`agent_error`
@@ -28,14 +30,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from duplexbench.items import WorkflowItem, lifecycle_rank
 from duplexbench.scoring._attribution import attribute
 from duplexbench.scoring._errors import NO_AGENT_ERROR, episode_error
-from duplexbench.scoring._fields import FieldScore, score_fields
+from duplexbench.scoring._fields import FieldScore, score_fields, without_unsupported
 from duplexbench.scoring._floor_control import FloorScore, floor_score
 from duplexbench.scoring._interaction.record import TimelineRecord, timeline_record
 from duplexbench.scoring._judge import FieldJudge
 from duplexbench.scoring._predicates import database_matches, describe, holds
 from duplexbench.scoring._provenance import Provenance, episode_provenance
 from duplexbench.scoring._repairs import RepairScore, repair_score
-from duplexbench.scoring._replay_check import replay_check
+from duplexbench.scoring._replay_check import TAMPERED, replay_check
 from duplexbench.scoring._usage import Usage, episode_usage
 from duplexbench.scoring._view import STATE_EVENTS, EpisodeView, build_view, empty_view
 from duplexbench.trace import EpisodeStart, TraceEvent
@@ -108,37 +110,51 @@ def error_score(item_id: str, repetition: int, message: str) -> EpisodeScore:
     return EpisodeScore(item_id=item_id, repetition=repetition, status="error", error=message)
 
 
-def tampered_score(view: EpisodeView, repetition: int, reason: str) -> EpisodeScore:
-    """A trace whose logged results the replay does not reproduce: a failed episode (never
-    left out, so forging cannot hide a failure), every graded field counted wrong (the
-    logged state cannot be trusted) and the reason kept in `agent_error`."""
-    total = len(score_fields(view, None))
+def tampered_score(
+    item: WorkflowItem,
+    repetition: int,
+    reason: str,
+    view: EpisodeView | None = None,
+    check: str = "trace replays",
+) -> EpisodeScore:
+    """A trace that cannot be trusted: its logged results the replay does not reproduce,
+    or (no `view`) a trace that does not match its item, checksum or folder, or cannot
+    be read. A failed episode, never left out (so changing files can never hide a
+    failure): every graded field counted wrong and the reason kept in `agent_error`,
+    prefixed `tampered:` (`replay_check.TAMPERED`)."""
+    total = sum(1 for a in item.artifacts for f in a.fields if f.graded)
+    reason = reason if reason.startswith(TAMPERED) else f"{TAMPERED} {reason}"
     return EpisodeScore(
-        item_id=view.item.id,
+        item_id=item.id,
         repetition=repetition,
         status="ok",
         agent_error=reason,
-        end_reason=view.end_reason,
+        end_reason=view.end_reason if view else "error",
         ws=0,
         ws_deterministic=0,
         gates=dict.fromkeys(GATES, False),
         av_deterministic=False,
         afa=Afa(correct=0, correct_deterministic=0, total=total),
-        checks=[Check(gate="PV", name="trace replays", passed=False)],
-        termination_ms=view.end_ms,
+        checks=[Check(gate="PV", name=check, passed=False)],
+        termination_ms=view.end_ms if view else 0,
     )
 
 
 def score_episode(
-    item: WorkflowItem, events: list[TraceEvent], judge: FieldJudge | None = None
+    item: WorkflowItem,
+    events: list[TraceEvent],
+    judge: FieldJudge | None = None,
+    *,
+    exempt: bool = False,
 ) -> EpisodeScore:
     """Score a complete trace of `item`; a harness error scores as `error`, an agent
-    error as a failed episode (`errors.py`)."""
+    error as a failed episode (`errors.py`). Unsupported values count as wrong unless
+    `exempt` (the run's agent reads the gold: `unsupported.exemption`)."""
     view = build_view(item, events)
     repetition = _repetition(events)
     tampering = replay_check(item, events)
     if tampering is not None:  # logged results the workbench would not have produced
-        return tampered_score(view, repetition, tampering.reason)
+        return tampered_score(item, repetition, tampering.reason, view)
     failure = episode_error(events)
     if failure is not None and failure.kind == "harness":  # retried, left out of the rates
         return error_score(item.id, repetition, failure.message)
@@ -146,7 +162,12 @@ def score_episode(
     checks = _target_state(view) + _process_validity(view) + _action_completion(view)
     if agent_error is not None:
         checks.append(Check(gate="PV", name=NO_AGENT_ERROR, passed=False))
-    fields = attribute(view, score_fields(view, judge))
+    graded = score_fields(view, judge)
+    provenance = _provenance(view, graded)
+    if not exempt:
+        unsupported = {v.key for v in provenance.values if v.unsupported}
+        graded = without_unsupported(graded, unsupported)
+    fields = attribute(view, graded)
     av_checks, av_det = _artifact_validity(view, fields)
     checks += av_checks
     gates = {g: all(c.passed for c in checks if c.gate == g) for g in GATES}
@@ -183,7 +204,7 @@ def score_episode(
         repairs=repair_score(events),
         interaction=timeline_record(events),
         usage=episode_usage(events),
-        provenance=_provenance(view, fields),
+        provenance=provenance,
     )
 
 

@@ -3,7 +3,10 @@
 A field is correct only at grader score 1.0. An empty value scores 0 and is
 never judged. A field whose user fact was corrected during the conversation
 (a superseding version was revealed) and that still holds a superseded value
-is stale: it scores 0 whatever the grader says. Every wrong field gets one cause
+is stale: it scores 0 whatever the grader says. A value the grader accepts but
+that was written before any source of it (`provenance.py`: a guess or a leak)
+is unsupported and scores 0 too, unless the run's agent is exempt (the oracle, a
+privileged agent). Every wrong field gets one cause
 (`attribution.py`, docs/metrics.md "Failure attribution").
 """
 
@@ -18,7 +21,9 @@ from duplexbench.scoring._judge import FieldJudge, JudgeQuestion
 from duplexbench.scoring._view import EpisodeView
 from duplexbench.values import canonical_text, grade, is_empty, values_match
 
-Cause = Literal["never_asked", "asked_not_understood", "misheard", "wrong_write", "not_written"]
+Cause = Literal[
+    "never_asked", "asked_not_understood", "misheard", "wrong_write", "not_written", "unsupported"
+]
 """Why a graded field is wrong or missing (docs/metrics.md, "Failure attribution")."""
 
 
@@ -46,6 +51,11 @@ class FieldScore(BaseModel):
     missing: bool = False
     required: bool = True
     correction_linked: bool = False
+    unsupported: bool = Field(
+        False,
+        description="The grader matched the gold, but the value was written before any source "
+        "of it (provenance.py): scored 0, as a guess or a leak (docs/metrics.md).",
+    )
     cause: Cause | None = Field(
         None,
         description="Why the field is wrong or missing (attribution.py); None for a correct "
@@ -129,6 +139,17 @@ def score_field(
         required=spec.required,
         correction_linked=corrected,
     )
+
+
+def without_unsupported(fields: list[FieldScore], unsupported: set[str]) -> list[FieldScore]:
+    """The fields, each whose `artifact.field` key is in `unsupported` scored 0 and flagged:
+    a value written before the agent could have known it counts as wrong."""
+    return [
+        f.model_copy(update={"score": 0.0, "deterministic_score": 0.0, "unsupported": True})
+        if f"{f.artifact}.{f.field}" in unsupported
+        else f
+        for f in fields
+    ]
 
 
 def score_fields(view: EpisodeView, judge: FieldJudge | None) -> list[FieldScore]:

@@ -4,7 +4,9 @@ Both families check the trace's first event (``episode.start``) before scoring
 it. A trace that names another item or repetition than its folder (a damaged,
 misplaced or swapped file), or another item checksum than the run recorded
 (the item was edited after the run, docs/security.md), is never scored as
-this episode: the episode is an error that says why.
+this episode: episode files are written atomically, so the files were changed,
+and the episode is a tampered, failed episode that says why (counted in every
+rate, never left out).
 """
 
 from __future__ import annotations

@@ -12,7 +12,9 @@ that made the value available:
 - `database`: a record a `database_read` tool returned that holds it;
 - `tool`: any other tool result that holds it (never an artifact or database
   write's echo of what the agent itself wrote);
-- `instructions`: the instructions the agent was given;
+- `instructions`: the item's title and instructions, as the agent was given them
+  (the rules every item shares state no item's value: "ask for one missing piece"
+  is no source of a count of 1);
 - `none`: no source before the write.
 
 Matching uses the field's grader (`values/`): a source supports the written
@@ -140,8 +142,8 @@ def sources(item: WorkflowItem, events: Sequence[TraceEvent]) -> list[_Source]:
     """Everything the agent could learn values from, in trace order."""
     out: list[_Source] = []
     for i, event in enumerate(events):
-        if isinstance(event, EpisodeStart):
-            text = event.data.instructions
+        if isinstance(event, EpisodeStart):  # the item's own delegation, not the shared rules
+            text = f"{item.title}\n{item.instructions}"
             out.append(_Source(i, event.t_ms, "instructions", "instructions", text, text=True))
         elif isinstance(event, FactRevealed):
             fact = item.user.fact(event.data.fact)

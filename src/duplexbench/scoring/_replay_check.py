@@ -65,7 +65,8 @@ class Tampering:
 
 
 def is_tampered(error: str | None) -> bool:
-    """Whether an episode's error reason is a failed replay check."""
+    """Whether an episode's error reason marks a tampered trace: a failed replay check, or
+    a trace changed after the run (`campaign/_scores.py`)."""
     return bool(error and error.startswith(TAMPERED))
 
 

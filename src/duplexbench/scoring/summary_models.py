@@ -98,7 +98,12 @@ class JudgeTrust(_Block):
     cache_only: int
     cache_only_verdicts: list[str]
     endpoint: bool
-    cache: str | None
+    cache: str | None = Field(description="The verdict cache's path.")
+    cache_sha256: str | None = Field(
+        None,
+        description="sha256 of the verdict cache's contents when the summary was written "
+        "(null: no file yet, or a summary written before it was recorded).",
+    )
     unknown_entries: int | None
     unknown_examples: list[str]
 
@@ -119,6 +124,11 @@ class _Run(_Block):
     suite: str
     agent: str
     privileged: bool | None = Field(description="As trust.privileged.")
+    scorer_version: str | None = Field(
+        None,
+        description="The scoring rules that produced this summary (scoring/_version.py); "
+        "null: a summary written before it was recorded.",
+    )
     condition: str
     episodes: int
     errors: int = Field(description="Harness errors, left out of the rates.")

@@ -51,7 +51,8 @@ class Played:
 def play(item: WorkflowItem, agent: TextAgent, privileged: bool, name: str) -> Played:
     setup = EpisodeSetup(item, item_checksum(item), "validate", name)
     record = TextEpisode(setup, agent, privileged=privileged).run()
-    return Played(record.error, score_episode(item, record.events), record.events)
+    score = score_episode(item, record.events, exempt=privileged)
+    return Played(record.error, score, record.events)
 
 
 def _oracle_problems(played: Played) -> Problems:
