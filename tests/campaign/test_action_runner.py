@@ -115,11 +115,12 @@ def test_action_runs_carry_the_trust_checks(suite_dir: tuple[Path, Path], tmp_pa
     assert list(allowed["trust"]["items"]["edited"]) == [spec.items[0]]
 
 
-def test_swapped_action_traces_are_errors_naming_the_mismatch(
+def test_swapped_action_traces_are_tampered_failures_naming_the_mismatch(
     suite_dir: tuple[Path, Path], tmp_path: Path
 ) -> None:
     """Regression: the action path scored each of two swapped traces on the other's
-    item without a complaint (the workflow path refused them)."""
+    item without a complaint (the workflow path refused them). Then they were left out
+    as errors; now they are counted as failed trials, labelled tampered."""
     out = tmp_path / "run"
     run(suite_dir, "ideal-floor", out)
     spec = read_campaign(out)
@@ -129,13 +130,15 @@ def test_swapped_action_traces_are_errors_naming_the_mismatch(
     a.write_bytes(b.read_bytes())
     b.write_bytes(a_bytes)
     result = rescore_run(out, write=False)
-    errors = {s.item_id: s.error for s in result.scores if s.status == "error"}
+    errors = {s.item_id: s.agent_error for s in result.scores if s.agent_error}
+    mismatch = "tampered: trace does not match its folder: it holds item"
     assert errors == {
-        a_id: f"trace does not match its folder: it holds item {b_id!r} repetition 0",
-        b_id: f"trace does not match its folder: it holds item {a_id!r} repetition 0",
+        a_id: f"{mismatch} {b_id!r} repetition 0",
+        b_id: f"{mismatch} {a_id!r} repetition 0",
     }
     assert result.problems == [f"{a_rel}: {errors[a_id]}", f"{b_rel}: {errors[b_id]}"]
-    assert result.summary.errors == 2
+    assert result.summary.errors == 0 and result.summary.agent_errors == 2
+    assert any(w.startswith("tampered traces") for w in result.summary.trust.warnings)
 
 
 def test_two_conditions_compare_i_and_s_per_action(

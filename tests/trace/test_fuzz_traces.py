@@ -45,7 +45,6 @@ from hypothesis import strategies as st
 from duplexbench.campaign._rescore import rescore_run
 from duplexbench.campaign._rundir import read_campaign
 from duplexbench.campaign._runner import RunOptions, run_campaign
-from duplexbench.campaign._scores import TRACE_PROBLEMS
 from duplexbench.campaign._store_rows import episode_row
 from duplexbench.cli import main
 from duplexbench.items._suite import SuiteManifest
@@ -439,15 +438,13 @@ def plant_and_rescore(
         if key != (item_id, repetition):
             assert score.model_dump() == baseline[key]
             continue
+        # every damaged trace is a tampered, failed episode, counted and named
         if rejected is not None:
-            assert score.status == "error"
-            assert score.error == f"unreadable trace: {rejected}"
-            assert result.problems == [f"{rel}: {score.error}"]
-        elif (score.error or "").startswith(TRACE_PROBLEMS):  # readable, not this one's
-            assert score.status == "error"
-            assert result.problems == [f"{rel}: {score.error}"]
-        elif is_tampered(score.agent_error):  # a failed workflow episode, named
-            assert score.status == "ok" and getattr(score, "ws", None) == 0
+            assert score.status == "ok" and score.error is None
+            assert score.agent_error == f"tampered: unreadable trace: {rejected}"
+            assert result.problems == [f"{rel}: {score.agent_error}"]
+        elif is_tampered(score.agent_error):  # not this one's, unscorable or not replaying
+            assert score.status == "ok" and score.error is None
             assert result.problems == [f"{rel}: {score.agent_error}"]
         else:
             assert result.problems == []  # readable: scored, whatever the damage
@@ -618,18 +615,20 @@ def _rescored(work_dir: Path, episodes: list[Episode], index: int, data: bytes) 
 @pytest.mark.parametrize(
     "changes", [{"repetition": 7}, {"repetition": 10**30}, {"item_id": ""}, {"item_id": "x"}]
 )
-def test_regression_a_trace_of_another_episode_is_an_error(
+def test_regression_a_trace_of_another_episode_is_a_tampered_failure(
     work_dir: Path, episodes: list[Episode], traces: list[bytes], changes: dict[str, Any]
 ) -> None:
     """A readable trace whose header names another item/repetition crashed rescoring
-    (a KeyError, or an SQLite OverflowError for a huge repetition)."""
+    (a KeyError, or an SQLite OverflowError for a huge repetition); later it was left
+    out as an error; now it is a counted failure (files are written atomically)."""
     result, score, rel = _rescored(work_dir, episodes, 0, _with_header(traces[0], **changes))
-    assert score.status == "error"
-    assert (score.error or "").startswith("trace does not match its folder: it holds item")
-    assert result.problems == [f"{rel}: {score.error}"]
+    assert score.status == "ok" and score.ws == 0
+    prefix = "tampered: trace does not match its folder: it holds item"
+    assert (score.agent_error or "").startswith(prefix)
+    assert result.problems == [f"{rel}: {score.agent_error}"]
 
 
-def test_regression_a_trace_the_scorer_cannot_use_is_an_error(
+def test_regression_a_trace_the_scorer_cannot_use_is_a_tampered_failure(
     work_dir: Path,
     episodes: list[Episode],
     traces: list[bytes],
@@ -637,13 +636,14 @@ def test_regression_a_trace_the_scorer_cannot_use_is_an_error(
 ) -> None:
     """A damaged state value (e.g. an unknown lifecycle state) crashed rescoring."""
 
-    def broken(*args: Any) -> Any:
+    def broken(*args: Any, **kwargs: Any) -> Any:
         raise ValueError("'bogus' is not in tuple")
 
     monkeypatch.setattr("duplexbench.campaign._scores.score_episode", broken)
     result, score, rel = _rescored(work_dir, episodes, 0, traces[0])
-    assert score.error == "unscorable trace: ValueError: 'bogus' is not in tuple"
-    assert f"{rel}: {score.error}" in result.problems
+    message = "tampered: unscorable trace: ValueError: 'bogus' is not in tuple"
+    assert score.status == "ok" and score.agent_error == message
+    assert f"{rel}: {message}" in result.problems
 
 
 def test_regression_numbers_sqlite_cannot_hold_are_left_out_of_the_index() -> None:
