@@ -109,10 +109,13 @@ def _suite_copy(run_dir: Path, spec: CampaignSpec, items: list[str], to: Path) -
 
 
 def _events(path: Path) -> list[dict[str, Any]]:
-    """The trace's events without their wall-clock times."""
+    """The trace's events without their wall-clock times (a line that is no JSON object
+    is kept as `{"line": ...}`, so it still compares)."""
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         event = json.loads(line)
+        if not isinstance(event, dict) or not isinstance(event.get("data", {}), dict):
+            event = {"line": event}
         event.pop("wall_ms", None)
         out.append(event)
     return out
