@@ -50,7 +50,7 @@ def _forge(run: Path) -> str:
     """Rewrite one written value everywhere the trace repeats it (call, field, result)."""
     [trace] = run.glob("episodes/reference/text/meeting-scheduling/r0/events.jsonl")
     lines = trace.read_text().splitlines()
-    value = next(
+    value: str = next(
         json.loads(line)["data"]["new"]
         for line in lines
         if json.loads(line)["type"] == "artifact.field"

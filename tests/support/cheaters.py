@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from duplexbench.agents import (
     AgentInput,
@@ -39,9 +39,7 @@ GoldByTool = dict[str, dict[str, Any]]
 
 def reference_brain() -> TextAgent:
     info, spec = get_agent("reference")
-    agent = info.create(spec, "text")
-    assert hasattr(agent, "respond")
-    return agent  # type: ignore[return-value]
+    return cast(TextAgent, info.create(spec, "text"))  # the text channel makes a TextAgent
 
 
 def gold_by_tool(item: WorkflowItem) -> GoldByTool:
