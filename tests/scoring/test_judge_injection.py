@@ -13,7 +13,7 @@ import json
 import re
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import HTTPServer
 from typing import Any
 
 import pytest
@@ -21,6 +21,7 @@ import pytest
 from duplexbench.scoring._actions.judge import OpenAIChatActionJudge
 from duplexbench.scoring._judge import JudgeQuestion, OpenAIChatJudge
 from duplexbench.yesno import DATA_CLOSE, DATA_OPEN
+from support.chat_endpoint import ChatHandler
 
 ORDER = re.compile(r"correct (?:reply|answer) is (YES|NO)", re.IGNORECASE)
 INJECTIONS = (
@@ -55,20 +56,10 @@ def obey(system: str, user: str) -> dict[str, str]:
     return {"answer": "YES" if same else "NO", "reason": "compared"}
 
 
-class _Obedient(BaseHTTPRequestHandler):
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+class _Obedient(ChatHandler):
+    def answer(self, body: dict[str, Any]) -> str:
         messages = {m["role"]: m["content"] for m in body["messages"]}
-        content = json.dumps(obey(messages["system"], messages["user"]))
-        payload = json.dumps({"choices": [{"message": {"content": content}}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args: Any) -> None:
-        return None
+        return json.dumps(obey(messages["system"], messages["user"]))
 
 
 @pytest.fixture(scope="module")

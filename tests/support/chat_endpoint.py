@@ -20,7 +20,13 @@ class ChatHandler(BaseHTTPRequestHandler):
         type(self).requests.append(
             {"path": self.path, "body": body, "auth": self.headers.get("Authorization")}
         )
-        content = type(self).replies.pop(0)
+        self.reply(self.answer(body))
+
+    def answer(self, body: dict[str, Any]) -> str:
+        """The reply's content: the next of `replies` (a subclass may compute it)."""
+        return type(self).replies.pop(0)
+
+    def reply(self, content: str) -> None:
         payload = json.dumps({"choices": [{"message": {"content": content}}]}).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
