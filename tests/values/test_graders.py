@@ -172,6 +172,23 @@ def test_options_that_differ_only_in_spacing_stay_distinct() -> None:
     assert not values_match(enum, "o nsite", "onsite")  # names neither option strictly
 
 
+def test_a_copy_with_other_options_grades_by_its_own() -> None:
+    # Options are parsed once per spec: a copy made with other options must not reuse
+    # the original's.
+    enum = spec("enum", values=["phone", "video"])
+    assert values_match(enum, "video", "video")
+    other = enum.model_copy(update={"options": {"values": ["phone", "fax"]}})
+    assert not values_match(other, "video", "video")
+    assert values_match(other, "fax", "fax")
+    assert values_match(enum, "video", "video")
+
+
+def test_compatibility_forms_fold_only_outside_ascii() -> None:
+    # NFKC still applies to non-ASCII text (full-width letters, ligatures).
+    assert values_match(spec("casefold_exact"), "\uff2f\uff4e\uff53\uff49\uff54\uff45", "onsite")
+    assert values_match(spec("exact"), "\ufb01le", "file")
+
+
 def test_the_fold_keeps_signs_and_separate_numbers() -> None:
     for name in ("casefold_exact", "semantic"):
         assert not values_match(spec(name), "-5", "5"), name

@@ -7,6 +7,7 @@ validated without importing the scorer.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Literal
 
 from pydantic import Field, ValidationError, model_validator
@@ -116,5 +117,13 @@ class GraderSpec(StrictModel):
         return self
 
     def parsed_options(self) -> StrictModel:
-        """The options validated into the grader's option model."""
-        return GRADER_OPTIONS[self.name].model_validate(self.options)
+        """The options validated into the grader's option model (parsed once per spec:
+        grading asks for them on every comparison)."""
+        options, parsed = self._parsed
+        if options is not self.options:  # a copy made with other options
+            return GRADER_OPTIONS[self.name].model_validate(self.options)
+        return parsed
+
+    @cached_property
+    def _parsed(self) -> tuple[dict[str, object], StrictModel]:
+        return self.options, GRADER_OPTIONS[self.name].model_validate(self.options)

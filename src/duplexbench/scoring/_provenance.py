@@ -66,6 +66,7 @@ WORD_GRADERS = frozenset({"exact", "casefold_exact", "semantic", "enum"})
 """Graders under which a text states a value only by containing its words."""
 MAX_WINDOW = 12
 """Longest run of words of a text compared with a value."""
+_CHARACTERS = frozenset("0123456789bcdefghjklmnopqrstuvwxyz")
 _CLAUSES = re.compile(r"[;:\n]|[.!?](?=\s|$)")
 
 
@@ -168,17 +169,22 @@ def _loose(text: str) -> str:
     return f" {loose_text(text)} "
 
 
-def _in_text(grader: GraderSpec, text: str, target: Any, deep: bool) -> bool:
-    """Whether a text states `target` as words; `deep`: or in a word window of one
-    clause that the grader matches (a spoken or formatted form)."""
+def _in_text(grader: GraderSpec, text: str, target: Any) -> bool:
+    """Whether a text states `target` as words (other forms: `_in_windows`)."""
     hay = _loose(text)
     if isinstance(target, list | tuple) or grader.name.startswith(("set_", "ordered")):
         items = split_items(target) or []
         return bool(items) and all(_states(hay, str(i)) for i in items)
-    if not is_empty(target) and _states(hay, value_to_text(target)):
-        return True
-    if not deep or grader.name in WORD_GRADERS:
+    return not is_empty(target) and _states(hay, value_to_text(target))
+
+
+def _in_windows(grader: GraderSpec, text: str, target: Any) -> bool:
+    """Whether a run of words within one clause of `text` is `target` in the grader's
+    canonical form (a spoken or formatted form of it)."""
+    if grader.name in WORD_GRADERS or grader.name.startswith(("set_", "ordered")):
         return False  # under a word grader the words are the value: no other form
+    if isinstance(target, list | tuple):
+        return False
     key = (grader.name, json.dumps(grader.options, sort_keys=True, default=str))
     wanted = canonical_text(grader, target)
     return bool(wanted) and any(_canonical(key, w) == wanted for w in _windows(text))
@@ -197,9 +203,22 @@ def _states(hay: str, value: str) -> bool:
     if not needle:
         return False
     words = needle.split()
-    left = r"(?<! [0-9b-hj-z] )" if _spelled(words[0]) else ""
-    right = r"(?! [0-9b-hj-z] )" if _spelled(words[-1]) else ""
-    return re.search(rf"(?<= ){left}{re.escape(needle)}(?= ){right}", hay) is not None
+    left, right = _spelled(words[0]), _spelled(words[-1])
+    padded = f" {needle} "
+    at = hay.find(padded)
+    while at >= 0:
+        start, end = at + 1, at + 1 + len(needle)
+        if not (left and _one_character(hay[start - 3 : start])) and not (
+            right and _one_character(hay[end : end + 3])
+        ):
+            return True
+        at = hay.find(padded, at + 1)
+    return False
+
+
+def _one_character(piece: str) -> bool:
+    """ " 7 " or " q ": one spelled character of a loose text, between spaces (not a, i)."""
+    return len(piece) == 3 and piece[0] == piece[2] == " " and piece[1] in _CHARACTERS
 
 
 @lru_cache(maxsize=256)
@@ -229,19 +248,29 @@ def _windows(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _holds(grader: GraderSpec, value: Any, target: Any, text: bool, deep: bool) -> bool:
+def _holds(grader: GraderSpec, value: Any, target: Any, text: bool) -> bool:
     """Whether a source value (a fact, a record, a result, a text) holds `target`."""
     if isinstance(value, str):
         if not text and _match(grader, value, target):
             return True
-        return (text or len(value.split()) > 3) and _in_text(grader, value, target, deep)
+        return (text or len(value.split()) > 3) and _in_text(grader, value, target)
     if isinstance(value, dict):
-        return any(_holds(grader, v, target, False, deep) for v in value.values())
+        return any(_holds(grader, v, target, False) for v in value.values())
     if isinstance(value, list):
-        return _match(grader, value, target) or any(
-            _holds(grader, v, target, False, deep) for v in value
-        )
+        return _match(grader, value, target) or any(_holds(grader, v, target, False) for v in value)
     return value is not None and _match(grader, value, target)
+
+
+def _holds_deep(grader: GraderSpec, value: Any, target: Any, text: bool) -> bool:
+    """The second search, for a source `_holds` already rejected: every literal and
+    structured match failed, so only word windows of its texts are left to try."""
+    if isinstance(value, str):
+        return (text or len(value.split()) > 3) and _in_windows(grader, value, target)
+    if isinstance(value, dict):
+        return any(_holds_deep(grader, v, target, False) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds_deep(grader, v, target, False) for v in value)
+    return False
 
 
 def _recorded(item: WorkflowItem, key: str, source: _Source) -> bool:
@@ -264,11 +293,19 @@ def _recorded(item: WorkflowItem, key: str, source: _Source) -> bool:
     return False
 
 
-def _supports(item: WorkflowItem, graded: _Graded, source: _Source, deep: bool) -> bool:
+def _supports(item: WorkflowItem, graded: _Graded, source: _Source) -> bool:
     if graded.correct and _recorded(item, graded.key, source):
         return True
-    targets = [graded.final, graded.gold] if graded.correct else [graded.final]
-    return any(_holds(graded.grader, source.value, t, source.text, deep) for t in targets)
+    return any(_holds(graded.grader, source.value, t, source.text) for t in _targets(graded))
+
+
+def _supports_deep(graded: _Graded, source: _Source) -> bool:
+    """The second search, once `_supports` failed for every source."""
+    return any(_holds_deep(graded.grader, source.value, t, source.text) for t in _targets(graded))
+
+
+def _targets(graded: _Graded) -> list[Any]:
+    return [graded.final, graded.gold] if graded.correct else [graded.final]
 
 
 # ---------------------------------------------------------------- graded values
@@ -351,17 +388,18 @@ def _provenance(item: WorkflowItem, graded: _Graded, found: list[_Source]) -> Va
         return base
     index, write_ms = graded.write
     before = [s for s in found if s.index < index]
-    for deep in (False, True):
-        source = next((s for s in before if _supports(item, graded, s, deep)), None)
-        if source is not None:
-            return base.model_copy(
-                update={
-                    "source": source.kind,
-                    "ref": source.ref,
-                    "source_ms": source.t_ms,
-                    "write_ms": write_ms,
-                }
-            )
+    source = next((s for s in before if _supports(item, graded, s)), None)
+    if source is None:  # only now search texts for other forms of the value
+        source = next((s for s in before if _supports_deep(graded, s)), None)
+    if source is not None:
+        return base.model_copy(
+            update={
+                "source": source.kind,
+                "ref": source.ref,
+                "source_ms": source.t_ms,
+                "write_ms": write_ms,
+            }
+        )
     return base.model_copy(update={"write_ms": write_ms})
 
 

@@ -50,6 +50,7 @@ _BULLET = re.compile(r"^(?:[-*•]|[0-9]{1,3}[.)])\s+")
 _WORD = re.compile(r"[0-9]+|[^\W\d_]+")
 # Spaces and hyphens between the pieces of a word: any whitespace, a hyphen (U+2010) or a
 # soft hyphen, and a hyphen-minus that is not a sign before a number (the rule of _SIGN).
+_ENUM_SEPARATORS = re.compile(r"[\s_\-]+")
 _JOINERS = re.compile(r"(?:\s|[\u00ad\u2010]|(?<=[\w.])-|-(?!\.?[0-9]))+")
 
 ADDRESS_ABBREVIATIONS: dict[str, str] = {
@@ -98,7 +99,9 @@ def is_empty(value: object) -> bool:
 
 def normalize_text(text: str) -> str:
     """Unicode NFKC, stripped, internal whitespace collapsed to one space."""
-    return " ".join(unicodedata.normalize("NFKC", text).split())
+    if not text.isascii():  # NFKC leaves ASCII text as it is
+        text = unicodedata.normalize("NFKC", text)
+    return " ".join(text.split())
 
 
 def value_to_text(value: object) -> str:
@@ -200,7 +203,7 @@ def as_boolean(value: object) -> bool | None:
 
 def enum_text(value: object) -> str:
     """Casefolded label with spaces, underscores and hyphens unified: "in_person" -> "in person"."""
-    return normalize_text(re.sub(r"[\s_\-]+", " ", value_to_text(value).casefold()))
+    return normalize_text(_ENUM_SEPARATORS.sub(" ", value_to_text(value).casefold()))
 
 
 # --- phones and addresses -----------------------------------------------------------------

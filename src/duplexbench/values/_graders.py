@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TypeVar
 
 from duplexbench.items import (
@@ -161,12 +162,19 @@ def _enum_option(value: object, options: list[str]) -> str | None:
     decides nothing: only the strict comparison tells them apart, so they stay distinct.
     """
     label = enum_text(value)
-    labels = {enum_text(option) for option in options}
+    labels = _enum_labels(tuple(options))
     if label in labels:
         return label
     joined = joined_text(label)
-    found = [option for option in labels if joined_text(option) == joined]
+    found = [option for option, option_joined in labels.items() if option_joined == joined]
     return found[0] if len(found) == 1 else None
+
+
+@lru_cache(maxsize=1024)
+def _enum_labels(options: tuple[str, ...]) -> dict[str, str]:
+    """Each option's canonical label and that label joined (asked for on every comparison)."""
+    labels = dict.fromkeys(enum_text(option) for option in options)
+    return {label: joined_text(label) for label in labels}
 
 
 @register_grader("enum")
