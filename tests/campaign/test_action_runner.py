@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from duplexbench.campaign._model import RunOptions
 from duplexbench.campaign._rescore import rescore_run
 from duplexbench.campaign._rundir import read_campaign
-from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._runner import run_campaign
 from duplexbench.campaign._trust import PRIVILEGED_LABEL, EditedItems
 from duplexbench.cli import main
 from duplexbench.items._suite import SuiteManifest

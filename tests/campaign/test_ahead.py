@@ -16,9 +16,9 @@ from duplexbench.campaign import _ahead as ahead_module
 from duplexbench.campaign import _rehearsal as rehearsal_module
 from duplexbench.campaign import _runner as runner_module
 from duplexbench.campaign._ahead import AheadReport, plan_rehearsals, render_ahead
-from duplexbench.campaign._execution import ExecutionOptions
+from duplexbench.campaign._model import ExecutionOptions, RunOptions
 from duplexbench.campaign._rehearsal import Rehearsal, RehearsalCache, rehearse
-from duplexbench.campaign._runner import RunOptions, prepare_target, run_campaign
+from duplexbench.campaign._runner import prepare_target, run_campaign
 from duplexbench.items._load import load_item
 from duplexbench.speech import _bank as bank_module
 from duplexbench.speech._asr import Transcript

@@ -9,7 +9,7 @@ import pytest
 
 import duplexbench.speech._bank as bank_module
 from duplexbench.campaign._backends import InlineBackend, PoolBackend
-from duplexbench.campaign._jobs import EpisodeJob, JobConfig
+from duplexbench.campaign._model import EpisodeJob, JobConfig
 from duplexbench.items._load import item_checksum, load_item
 from duplexbench.speech._bank import use_remote_renderer
 from duplexbench.speech._threads import SPEECH_THREADS_ENV, threads_per_worker

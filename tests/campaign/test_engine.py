@@ -11,12 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from duplexbench.campaign._engine import EngineOptions, Target, run_targets
-from duplexbench.campaign._execution import ExecutionOptions
-from duplexbench.campaign._jobs import EpisodeJob, JobConfig, JobResult, execute_job
+from duplexbench.campaign._engine import EngineOptions, run_targets
+from duplexbench.campaign._jobs import execute_job
 from duplexbench.campaign._lock import run_lock
+from duplexbench.campaign._model import (
+    EpisodeJob,
+    ExecutionOptions,
+    JobConfig,
+    JobResult,
+    RunOptions,
+    Target,
+)
 from duplexbench.campaign._rundir import RunDirError, read_campaign, read_items
-from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._runner import run_campaign
 from duplexbench.campaign._store import check_index, rebuild_index
 from support.fixtures import FIXTURES
 from support.scores import workflow_scores

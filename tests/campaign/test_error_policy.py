@@ -18,8 +18,8 @@ from duplexbench.campaign._action_scoring import (
     score_action_trace,
     summarize_actions,
 )
-from duplexbench.campaign._execution import ExecutionOptions
-from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._model import ExecutionOptions, RunOptions
+from duplexbench.campaign._runner import run_campaign
 from duplexbench.campaign._spec import CampaignSpec
 from duplexbench.cli import main
 from duplexbench.cli._workflow_table import print_scorecard

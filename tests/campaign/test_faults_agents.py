@@ -21,9 +21,9 @@ import pytest
 from click.testing import CliRunner
 
 from duplexbench.agents._registry import get_agent
-from duplexbench.campaign._execution import ExecutionOptions
+from duplexbench.campaign._model import ExecutionOptions, RunOptions
 from duplexbench.campaign._plan import CampaignPlan, run_plan
-from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._runner import run_campaign
 from duplexbench.cli import main
 from support.fixtures import FIXTURES
 from support.scores import workflow_scores

@@ -26,17 +26,11 @@ import pytest
 from click.testing import CliRunner
 
 from duplexbench.campaign._engine import RunTally
-from duplexbench.campaign._execution import ExecutionOptions, execute
+from duplexbench.campaign._execution import execute
 from duplexbench.campaign._lock import run_lock
+from duplexbench.campaign._model import ExecutionOptions, RunOptions, RunResult
 from duplexbench.campaign._rundir import StorageError, read_campaign
-from duplexbench.campaign._runner import (
-    RunOptions,
-    RunResult,
-    finish_target,
-    prepare_target,
-    run_campaign,
-    start_target,
-)
+from duplexbench.campaign._runner import finish_target, prepare_target, run_campaign, start_target
 from duplexbench.campaign._store import StoreError, check_index, refresh_index, upsert_episode
 from duplexbench.cli import main
 from duplexbench.scoring._episode import EpisodeScore

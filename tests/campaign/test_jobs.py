@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import gc
 
-from duplexbench.campaign._jobs import EpisodeJob, JobConfig, execute_job
+from duplexbench.campaign._jobs import execute_job
+from duplexbench.campaign._model import EpisodeJob, JobConfig
 from duplexbench.items._load import item_checksum, load_item
 from duplexbench.orchestrator._audio_loop import AudioEpisode
 from support.fixtures import FIXTURES

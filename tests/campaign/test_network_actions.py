@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._model import RunOptions
+from duplexbench.campaign._runner import run_campaign
 from duplexbench.items._action import ActionItem
 from duplexbench.items._action_suite import load_action_suite
 from duplexbench.items._suite import SuiteManifest

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from duplexbench.campaign._execution import ExecutionOptions
+from duplexbench.campaign._model import ExecutionOptions
 from duplexbench.campaign._plan import CampaignPlan, load_plan, run_plan
 from duplexbench.campaign._rundir import RunDirError
 from duplexbench.cli import main

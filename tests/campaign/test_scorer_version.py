@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from duplexbench.campaign._execution import ExecutionOptions
+from duplexbench.campaign._model import ExecutionOptions, RunOptions
 from duplexbench.campaign._rescore import rescore_run
 from duplexbench.campaign._rundir import RunDirError
-from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._runner import run_campaign
 from duplexbench.report._analysis import analyze
 from duplexbench.scoring import SCORER_VERSION
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._model import RunOptions
+from duplexbench.campaign._runner import run_campaign
 from duplexbench.campaign._spec import SLUG_MAX, slug
 from support.fixtures import FIXTURES
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._model import RunOptions
+from duplexbench.campaign._runner import run_campaign
 from duplexbench.cli import main
 from duplexbench.trace._events import ApprovalGranted, ApprovalGrantedData
 from duplexbench.trace._io import dump_event, read_events, write_events

@@ -10,7 +10,8 @@ import jsonschema
 import pytest
 
 from duplexbench.agents import AgentToolCall, AgentTurn, ScriptedAgent
-from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._model import RunOptions
+from duplexbench.campaign._runner import run_campaign
 from duplexbench.items._load import load_item
 from duplexbench.items._user import Fact
 from duplexbench.items._workflow import WorkflowItem

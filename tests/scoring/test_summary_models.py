@@ -10,7 +10,8 @@ import jsonschema
 import pytest
 from pydantic import ValidationError
 
-from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._model import RunOptions
+from duplexbench.campaign._runner import run_campaign
 from duplexbench.campaign._spec import CampaignSpec
 from duplexbench.campaign._trust import add_trust
 from duplexbench.items._suite import SuiteManifest

@@ -7,8 +7,9 @@ import json
 import shutil
 from pathlib import Path
 
+from duplexbench.campaign._model import RunOptions
 from duplexbench.campaign._rescore import rescore_run
-from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._runner import run_campaign
 from support.fixtures import FIXTURES
 
 

@@ -23,15 +23,10 @@ import pytest
 
 from duplexbench.audio._wav import write_wav
 from duplexbench.campaign._engine import RunTally
-from duplexbench.campaign._execution import ExecutionOptions, execute
+from duplexbench.campaign._execution import execute
 from duplexbench.campaign._lock import run_lock
-from duplexbench.campaign._runner import (
-    RunOptions,
-    RunResult,
-    finish_target,
-    prepare_target,
-    start_target,
-)
+from duplexbench.campaign._model import ExecutionOptions, RunOptions, RunResult
+from duplexbench.campaign._runner import finish_target, prepare_target, start_target
 from duplexbench.campaign._store import check_index
 from duplexbench.speech import _asr as asr
 from duplexbench.speech import _tts as tts

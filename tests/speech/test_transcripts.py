@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from duplexbench import entries
-from duplexbench.campaign._execution import ExecutionOptions
-from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._model import ExecutionOptions, RunOptions
+from duplexbench.campaign._runner import run_campaign
 from duplexbench.speech._asr import CheckedASR, Transcript, TranscriptSegment, Word
 from duplexbench.speech._transcripts import FORMAT, TranscriptCache, shared_cache
 from support.fixtures import FIXTURES

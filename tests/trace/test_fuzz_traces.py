@@ -42,9 +42,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from duplexbench.campaign._model import RunOptions
 from duplexbench.campaign._rescore import rescore_run
 from duplexbench.campaign._rundir import read_campaign
-from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._runner import run_campaign
 from duplexbench.campaign._store_rows import episode_row
 from duplexbench.cli import main
 from duplexbench.items._suite import SuiteManifest

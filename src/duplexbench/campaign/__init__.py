@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from duplexbench.campaign._conditions import CONDITIONS, DEFAULT_CONDITION, parse_conditions
-    from duplexbench.campaign._execution import ExecutionOptions
     from duplexbench.campaign._index_rows import ActionRow, EpisodeRow, WorkflowRow, episode_rows
     from duplexbench.campaign._lock import run_lock
     from duplexbench.campaign._manual import (
@@ -22,11 +21,12 @@ if TYPE_CHECKING:
         record_episode,
         saved_score,
     )
+    from duplexbench.campaign._model import ExecutionOptions, RunOptions, RunResult
     from duplexbench.campaign._multi import is_multi_run, rescore_conditions, run_conditions
     from duplexbench.campaign._plan import load_plan, run_plan
     from duplexbench.campaign._rescore import RescoreResult, rescore_run
     from duplexbench.campaign._rundir import RunDirError
-    from duplexbench.campaign._runner import RunOptions, RunResult, run_campaign
+    from duplexbench.campaign._runner import run_campaign
     from duplexbench.campaign._spec import CampaignSpec, JudgeConfig, slug
     from duplexbench.campaign._store import StoreError, query, read_campaign_data, refresh_index
     from duplexbench.campaign._store_export import export_runs
@@ -49,7 +49,7 @@ _WHERE = {
     "CONDITIONS": "_conditions",
     "DEFAULT_CONDITION": "_conditions",
     "EpisodeRow": "_index_rows",
-    "ExecutionOptions": "_execution",
+    "ExecutionOptions": "_model",
     "PRIVILEGED_LABEL": "_trust",
     "StoreError": "_store",
     "WorkflowRow": "_index_rows",
@@ -72,8 +72,8 @@ _WHERE = {
     "JudgeConfig": "_spec",
     "RescoreResult": "_rescore",
     "RunDirError": "_rundir",
-    "RunOptions": "_runner",
-    "RunResult": "_runner",
+    "RunOptions": "_model",
+    "RunResult": "_model",
     "rescore_run": "_rescore",
     "RunCheck": "_verify",
     "verify_run": "_verify",

@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from duplexbench.campaign._family import Runs
+from duplexbench.campaign._model import Runs
 from duplexbench.scoring import PERMUTATIONS, ActionScore, compare_conditions
 
 Rate = Callable[[ActionScore], bool | None]

@@ -23,13 +23,23 @@ from duplexbench.campaign._action_scoring import (
     summarize_actions,
 )
 from duplexbench.campaign._conditions import Condition, get_condition
-from duplexbench.campaign._engine import Target
-from duplexbench.campaign._family import FamilyName, Item, Judge, Runs, Score, register_family
-from duplexbench.campaign._jobs import EpisodeJob, JobConfig, bank_at
+from duplexbench.campaign._family import register_family
+from duplexbench.campaign._model import (
+    EpisodeJob,
+    FamilyName,
+    Item,
+    JobConfig,
+    Judge,
+    RunOptions,
+    Runs,
+    Score,
+    Target,
+)
 from duplexbench.campaign._preflight import preflight
 from duplexbench.campaign._rundir import read_action_items
-from duplexbench.campaign._runner import RunOptions, campaign_spec, free_run_dir
+from duplexbench.campaign._setup import campaign_spec, free_run_dir
 from duplexbench.campaign._spec import CampaignSpec, JudgeConfig, slug
+from duplexbench.campaign._worker import bank_at
 from duplexbench.items import ActionItem, load_action_suite, parse_action_item
 from duplexbench.orchestrator import (
     ActionEpisode,

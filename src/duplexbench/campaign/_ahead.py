@@ -47,8 +47,7 @@ from duplexbench.speech import (
 )
 
 if TYPE_CHECKING:  # not imported at run time: pool processes import this module
-    from duplexbench.campaign._engine import Target
-    from duplexbench.campaign._execution import ExecutionOptions
+    from duplexbench.campaign._model import ExecutionOptions, Target
 
 __all__ = ["LIGHT_ENGINES", "AheadReport", "Bars", "plan_rehearsals", "render_ahead"]
 

@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from duplexbench.agents import list_agents
-from duplexbench.campaign._jobs import EpisodeJob, JobResult, execute_job
+from duplexbench.campaign._jobs import execute_job
+from duplexbench.campaign._model import EpisodeJob, JobResult
 from duplexbench.campaign._render_service import (
     MODEL_ENGINES,
     RenderService,

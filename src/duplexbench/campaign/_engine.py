@@ -48,38 +48,18 @@ import shutil
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from duplexbench.campaign._backends import Backend
-from duplexbench.campaign._jobs import EpisodeJob, JobConfig, JobResult
+from duplexbench.campaign._model import EpisodeJob, JobResult, Score, Target
 from duplexbench.campaign._rundir import StorageError, storage_error, write_model
-from duplexbench.campaign._scores import Score, error_of, read_score, score_folder
-from duplexbench.campaign._spec import CampaignSpec
+from duplexbench.campaign._scores import error_of, read_score, score_folder
 from duplexbench.campaign._store import StoreError, upsert_episode
-from duplexbench.items import ActionItem, WorkflowItem
-from duplexbench.scoring import ActionJudge, FieldJudge
 
 PARTIAL = ".partial"
 RESUME_HINT = (
     "complete episodes are kept; free space (or make the folder writable) and continue "
     "with --resume"
 )
-
-
-@dataclass
-class Target:
-    """One run directory and what its episodes need."""
-
-    run_dir: Path
-    spec: CampaignSpec
-    items: dict[str, WorkflowItem] | dict[str, ActionItem]
-    config: JobConfig
-    judge: FieldJudge | ActionJudge | None = None
-    scores: dict[str, Score] = field(default_factory=dict)
-    """Finished episodes by relative folder."""
-
-    def ordered_scores(self) -> list[tuple[str, Score]]:
-        return [(rel, self.scores[rel]) for _, _, rel in self.spec.episodes() if rel in self.scores]
 
 
 @dataclass(frozen=True)

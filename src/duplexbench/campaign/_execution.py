@@ -8,35 +8,20 @@ the new settings), and the engine runs what is not complete yet.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from duplexbench.campaign import _render_service as render_service
 from duplexbench.campaign._backends import make_backend
 from duplexbench.campaign._conditions import get_condition
-from duplexbench.campaign._engine import EngineOptions, RunTally, Target, run_targets
+from duplexbench.campaign._engine import EngineOptions, RunTally, run_targets
+from duplexbench.campaign._model import ExecutionOptions, Score, Target
 from duplexbench.campaign._rundir import RunDirError, read_campaign, write_json, write_model
-from duplexbench.campaign._scores import Score
 from duplexbench.campaign._spec import CampaignSpec
-from duplexbench.orchestrator import DEFAULT_STALL_S
 
 SETTINGS_KEPT = ("duplexbench_version",)
 """campaign.json fields a resumed run may change."""
-
-
-@dataclass(frozen=True)
-class ExecutionOptions:
-    backend: str = "local"
-    workers: int = 1
-    ray_address: str | None = None
-    retries: int = 0
-    backoff_s: float = 1.0
-    limits: dict[str, int] = field(default_factory=dict)
-    resume: bool = False
-    """Continue a run directory made with the same settings (skip complete episodes)."""
-    stall_s: float | None = DEFAULT_STALL_S
-    """An episode with no progress for this many wall seconds ends as an error (None: never)."""
 
 
 def start_run_dir(out: Path, spec: CampaignSpec, items: list[Any], ex: ExecutionOptions) -> None:

@@ -9,33 +9,43 @@ catch-all), make an error score, build the summary, compare conditions, read
 the item snapshots back -- goes through a :class:`Family`, so there is one
 runner (`runner.run_campaign`), one rescore (`rescore.rescore_run`), one
 engine and one index-row builder for both. A family is looked up by the name
-that `campaign.json` and the suite manifest record; this registry is the one
-place that knows which names exist.
+that `campaign.json` and the suite manifest record (`get_family`, in
+`_families.py`: the one place that knows which names exist and imports their
+modules; this module is below the families, which register here).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Protocol
 
-from duplexbench.items import ActionItem, WorkflowItem
-from duplexbench.scoring import ActionJudge, ActionScore, EpisodeScore, FieldJudge, RunSummary
+from duplexbench.campaign._model import (
+    EpisodeJob,
+    FamilyName,
+    Item,
+    Judge,
+    RunOptions,
+    Runs,
+    Score,
+    Target,
+)
+from duplexbench.campaign._spec import CampaignSpec, JudgeConfig
+from duplexbench.items import ActionItem
+from duplexbench.scoring import ActionScore, EpisodeScore
 from duplexbench.trace import ErrorKind
 
-if TYPE_CHECKING:
-    from duplexbench.campaign._engine import Target
-    from duplexbench.campaign._jobs import EpisodeJob
-    from duplexbench.campaign._runner import RunOptions
-    from duplexbench.campaign._spec import CampaignSpec, JudgeConfig
-
-FamilyName = Literal["workflow", "action"]
-Item = WorkflowItem | ActionItem
-Score = EpisodeScore | ActionScore
-Judge = FieldJudge | ActionJudge
-Runs = Mapping[str, tuple[RunSummary, Sequence[Score]]]
-"""Condition name -> (its run's summary, its episode scores)."""
+__all__ = [
+    "Family",
+    "FamilyName",
+    "Item",
+    "Judge",
+    "Runs",
+    "Score",
+    "family_of",
+    "register_family",
+    "registered_family",
+]
 
 
 class Family(Protocol):
@@ -86,27 +96,17 @@ class Family(Protocol):
         ...
 
 
-_MODULES: dict[str, str] = {
-    "workflow": "duplexbench.campaign._workflow_family",
-    "action": "duplexbench.campaign._action_family",
-}
-"""Each family's module, imported when first used (start-up time); it registers itself."""
 _FAMILIES: dict[str, Family] = {}
 
 
 def register_family(family: Family) -> Family:
+    """Called by each family's module when it is imported (`_families.py` imports them)."""
     _FAMILIES[family.name] = family
     return family
 
 
-def get_family(name: str) -> Family:
-    """The family of that name; ValueError naming the known ones."""
-    if name not in _FAMILIES and name in _MODULES:
-        importlib.import_module(_MODULES[name])
-    try:
-        return _FAMILIES[name]
-    except KeyError:
-        raise ValueError(f"unknown item family {name!r}; known: {', '.join(_MODULES)}") from None
+def registered_family(name: str) -> Family | None:
+    return _FAMILIES.get(name)
 
 
 def family_of(item: Item) -> FamilyName:

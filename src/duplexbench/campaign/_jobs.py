@@ -15,86 +15,12 @@ import gc
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
 
-from duplexbench.campaign._family import get_family
-from duplexbench.orchestrator import DEFAULT_STALL_S, FAULTS, watchdog
-from duplexbench.speech import SpeechBank
+from duplexbench.campaign._families import get_family
+from duplexbench.campaign._model import EpisodeJob, JobResult
+from duplexbench.orchestrator import FAULTS, watchdog
 from duplexbench.trace import ErrorKind
-from duplexbench.users import DeciderConfig, ObserverConfig
-
-
-@dataclass(frozen=True)
-class JobConfig:
-    """What every episode of one run directory shares."""
-
-    family: Literal["workflow", "action"]
-    suite: str
-    agent: str
-    """The agent spec as given (options included)."""
-    agent_label: str
-    """The spec as recorded in traces (`redact_spec`: no secrets)."""
-    condition: str
-    seed: int = 0
-    frame_ms: int = 20
-    speech_cache: str | None = None
-    realtime_speed: float = 1.0
-    decider: DeciderConfig | None = None
-    noise_dir: str | None = None
-    voice_fallback: bool = False
-    stall_s: float | None = DEFAULT_STALL_S
-    """Wall seconds without progress before the episode is stopped as an error (None: never)."""
-    observer: ObserverConfig = field(default_factory=ObserverConfig)
-    """The simulated user's act observer (workflow items)."""
-
-
-@dataclass(frozen=True)
-class EpisodeJob:
-    config: JobConfig
-    item: dict[str, Any]
-    """The item snapshot (as in RUN_DIR/items/<id>.json)."""
-    item_checksum: str
-    repetition: int
-    rel: str
-    """Episode folder relative to the run directory."""
-    attempt: int = 0
-
-    @property
-    def item_id(self) -> str:
-        return str(self.item["id"])
-
-
-@dataclass(frozen=True)
-class JobResult:
-    rel: str
-    files: dict[str, bytes]
-    """events.jsonl, audio.wav, ... (empty when the episode could not run at all)."""
-    error: str | None
-    seconds: float
-    error_kind: ErrorKind | None = None
-    """With an error: `agent` (scored as a failed episode, never retried) or `harness`
-    (retried; a fault outside the episode loop is the harness's)."""
-
-    @property
-    def status(self) -> str:
-        return "ok" if self.error is None else "error"
-
-    @property
-    def retryable(self) -> bool:
-        """Only a harness error is retried: a retry must never choose between outcomes."""
-        return self.error is not None and self.error_kind != "agent"
-
-
-_BANKS: dict[str | None, SpeechBank] = {}
-
-
-def bank_at(path: str | None) -> SpeechBank:
-    """The worker's speech bank at `path` (None: the default folder), made once."""
-    if path not in _BANKS:
-        _BANKS[path] = SpeechBank(Path(path) if path else None)
-    return _BANKS[path]
 
 
 def _run_into(job: EpisodeJob, folder: Path) -> tuple[str | None, ErrorKind | None]:

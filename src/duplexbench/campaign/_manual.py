@@ -15,16 +15,10 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from duplexbench.campaign._engine import Target
 from duplexbench.campaign._episode_runner import save_episode
-from duplexbench.campaign._family import Score, get_family
-from duplexbench.campaign._runner import (
-    RunOptions,
-    RunResult,
-    finish_target,
-    prepare_target,
-    start_target,
-)
+from duplexbench.campaign._families import get_family
+from duplexbench.campaign._model import RunOptions, RunResult, Score, Target
+from duplexbench.campaign._runner import finish_target, prepare_target, start_target
 from duplexbench.campaign._spec import episode_dir
 from duplexbench.orchestrator import EpisodeRecord
 

@@ -21,10 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from duplexbench.campaign._ahead import Bars
-from duplexbench.campaign._family import Runs, Score, get_family
+from duplexbench.campaign._families import get_family
+from duplexbench.campaign._model import RunOptions, RunResult, Runs, Score
 from duplexbench.campaign._rescore import rescore_run
 from duplexbench.campaign._rundir import RunDirError, read_campaign, storage_error, write_json
-from duplexbench.campaign._runner import OnScore, RunOptions, RunResult, free_run_dir, run_campaign
+from duplexbench.campaign._runner import OnScore, run_campaign
+from duplexbench.campaign._setup import free_run_dir
 from duplexbench.campaign._spec import JudgeConfig, slug
 from duplexbench.items import suite_family
 from duplexbench.scoring import RunSummary, summary_data

@@ -31,18 +31,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from duplexbench.campaign._ahead import Bars, render_ahead
 from duplexbench.campaign._conditions import parse_conditions
-from duplexbench.campaign._execution import ExecutionOptions, execute
-from duplexbench.campaign._family import Runs, get_family
+from duplexbench.campaign._execution import execute
+from duplexbench.campaign._families import get_family
 from duplexbench.campaign._lock import run_lock
+from duplexbench.campaign._model import ExecutionOptions, RunOptions, RunResult, Runs, Score
 from duplexbench.campaign._rundir import RunDirError, check_writable, write_json
-from duplexbench.campaign._runner import (
-    RunOptions,
-    RunResult,
-    finish_target,
-    prepare_target,
-    start_target,
-)
-from duplexbench.campaign._scores import Score
+from duplexbench.campaign._runner import finish_target, prepare_target, start_target
 from duplexbench.campaign._spec import JudgeConfig, slug
 from duplexbench.items import ItemError, read_document
 from duplexbench.scoring import summary_data

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -10,7 +9,7 @@ from pydantic import ValidationError
 from duplexbench.items import ItemError, read_document
 from duplexbench.scoring import Price
 
-DEFAULT_PRICES = Path(str(files("duplexbench.campaign").joinpath("prices.yaml")))
+DEFAULT_PRICES = Path(__file__).with_name("prices.yaml")
 
 
 def load_prices(path: str | Path | None = None) -> dict[str, Price]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from duplexbench.campaign._family import Score, get_family
+from duplexbench.campaign._families import get_family
+from duplexbench.campaign._model import Score
 from duplexbench.campaign._rundir import index_row, read_campaign, write_index, write_summary
 from duplexbench.campaign._scores import TRACE_PROBLEMS
 from duplexbench.campaign._spec import JudgeConfig

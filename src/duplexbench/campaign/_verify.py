@@ -34,10 +34,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from duplexbench.agents import get_agent, is_remote
-from duplexbench.campaign._execution import ExecutionOptions
-from duplexbench.campaign._family import Family, Item, Score, get_family
+from duplexbench.campaign._families import get_family
+from duplexbench.campaign._family import Family
+from duplexbench.campaign._model import ExecutionOptions, Item, RunOptions, Score
 from duplexbench.campaign._rundir import RunDirError, read_campaign
-from duplexbench.campaign._runner import RunOptions, run_campaign
+from duplexbench.campaign._runner import run_campaign
 from duplexbench.campaign._spec import CampaignSpec, episode_dir
 
 Mode = Literal["trace", "scores"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from duplexbench.campaign._family import Runs
+from duplexbench.campaign._model import Runs
 from duplexbench.scoring import (
     PERMUTATIONS,
     EpisodeScore,

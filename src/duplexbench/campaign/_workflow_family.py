@@ -15,22 +15,26 @@ from typing import Any
 
 from duplexbench.agents import get_agent
 from duplexbench.campaign._conditions import get_condition
-from duplexbench.campaign._engine import Target
 from duplexbench.campaign._episode_runner import EpisodeRunner, save_episode
-from duplexbench.campaign._family import FamilyName, Item, Judge, Runs, Score, register_family
-from duplexbench.campaign._jobs import EpisodeJob, JobConfig, bank_at
+from duplexbench.campaign._family import register_family
+from duplexbench.campaign._model import (
+    EpisodeJob,
+    FamilyName,
+    Item,
+    JobConfig,
+    Judge,
+    RunOptions,
+    Runs,
+    Score,
+    Target,
+)
 from duplexbench.campaign._prices import load_prices
 from duplexbench.campaign._rundir import read_items
-from duplexbench.campaign._runner import (
-    RunOptions,
-    campaign_spec,
-    free_run_dir,
-    judge_label,
-    observer_for_run,
-)
-from duplexbench.campaign._scores import score_trace
+from duplexbench.campaign._setup import campaign_spec, free_run_dir, judge_label, observer_for_run
 from duplexbench.campaign._spec import CampaignSpec, JudgeConfig, slug
+from duplexbench.campaign._worker import bank_at
 from duplexbench.campaign._workflow_compare import comparison
+from duplexbench.campaign._workflow_scoring import score_trace
 from duplexbench.items import WorkflowItem, load_suite, parse_item
 from duplexbench.orchestrator import EpisodeSetup
 from duplexbench.scoring import (
