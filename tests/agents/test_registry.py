@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
+
 import pytest
 
 from duplexbench.agents import AgentTurn, ScriptedAgent, get_agent, list_agents, register_agent
+from duplexbench.agents import _catalog as catalog
+from duplexbench.agents import _registry as registry
 from duplexbench.agents._registry import AgentSpec, Channel, parse_spec, redact_spec
 
 
@@ -73,3 +79,24 @@ def test_third_party_agents_register_through_entry_points(monkeypatch: pytest.Mo
     assert names["plugin-agent"].origin == "my-package" and loaded == [FakeEntryPoint.value]
     list_agents()
     assert loaded == [FakeEntryPoint.value]  # imported once
+
+
+def test_each_lazy_built_in_is_registered_by_its_catalog_module() -> None:
+    """`_catalog.py` names the module of each lazy built-in; that module registers it as
+    a built-in (the registry itself names no built-in)."""
+    list_agents()  # imports every catalogued module
+    for name, module in catalog._LAZY_BUILTINS.items():
+        info = registry._REGISTRY[name]
+        assert info.origin == registry.BUILT_IN and info.factory.__module__ == module, name
+
+
+def test_importing_the_face_leaves_the_network_adapters_unimported() -> None:
+    code = (
+        "import sys, duplexbench.agents\n"
+        "print(sorted(m for m in sys.modules if m.startswith('duplexbench.agents._')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    loaded = set(ast.literal_eval(done.stdout))
+    assert "duplexbench.agents._catalog" in loaded
+    assert not loaded & set(catalog._LAZY_BUILTINS.values())

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from duplexbench.agents._audio_builtin import AudioOracle
 from duplexbench.agents._audio_protocol import AudioSession, SpeechKit, StepAgent, StreamingAgent
 from duplexbench.agents._builtin import NoopAgent, OracleAgent, ShortcutAgent
+from duplexbench.agents._catalog import is_remote
 from duplexbench.agents._connection import ConnectionNotOpened
 from duplexbench.agents._events import (
     AgentEvent,
@@ -46,7 +47,6 @@ from duplexbench.agents._registry import (
     AgentSpec,
     conflicts,
     get_agent,
-    is_remote,
     list_agents,
     redact_spec,
     register_agent,

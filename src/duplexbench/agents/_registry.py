@@ -3,7 +3,10 @@
 An agent spec is `name[:model][?key=value&...]`, e.g. `oracle`, `noop` or
 `openai-realtime:gpt-realtime?voice=marin`; `module.path:factory[?...]` names
 a factory by module (`plugins.py`). Agents from outside duplexbench (installed
-plug-ins, plug-in files) are loaded by `plugins.py`, each in isolation.
+plug-ins, plug-in files) are loaded by `plugins.py`, each in isolation. The
+built-in agents' modules are declared by `_catalog.py` (`declare_builtins`): the
+registry names no built-in, so the modules that register one import it, never
+the other way round.
 
 Names: a built-in agent's name cannot be taken by a plug-in (the built-in
 stays, the plug-in's registration is ignored with a warning); a name two
@@ -15,7 +18,7 @@ from __future__ import annotations
 import importlib
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import parse_qsl
@@ -145,28 +148,20 @@ def urlsplit_query(spec: str) -> tuple[str, list[tuple[str, str]]] | None:
     return head, parse_qsl(query, keep_blank_values=True)
 
 
-_LAZY_BUILTINS: dict[str, str] = {
-    "fault": "duplexbench.agents._faults",
-    "gemini-live": "duplexbench.agents._providers.gemini_live",
-    "moshi": "duplexbench.agents._providers.moshi",
-    "openai-realtime": "duplexbench.agents._providers.openai_realtime",
-    "step-audio": "duplexbench.agents._providers.step_audio",
-    "twilio-stream": "duplexbench.agents._providers.twilio_stream",
-    "xai-realtime": "duplexbench.agents._providers.realtime_presets",
-    "azure-realtime": "duplexbench.agents._providers.realtime_presets",
-}
-"""Built-in agents outside `builtin.py`, imported when first asked for by name: the
-network adapters bring asyncio, ssl and their protocols, which a run of a local
-agent never uses (start-up, docs/results/campaign.md)."""
+_EAGER: list[str] = []
+"""Modules of built-in agents imported before any lookup (`declare_builtins`)."""
+_LAZY: dict[str, str] = {}
+"""Built-in agent name -> the module that defines it, imported when the agent is first
+asked for by name (`declare_builtins`)."""
 
 
-def is_remote(spec: AgentSpec) -> bool:
-    """Whether the agent is a service reached over the network (a hosted model, a phone
-    bot, any OpenAI-compatible chat endpoint): its replies may differ between two runs
-    of the same episode, where a local agent's are reproducible (`duplexbench verify`)."""
-    if spec.name in _LAZY_BUILTINS or spec.name == "text":
-        return True
-    return spec.name == "reference" and "llm" in spec.options
+def declare_builtins(eager: Sequence[str], lazy: Mapping[str, str]) -> None:
+    """Say where the built-in agents are defined: the modules of `eager`, imported before
+    any lookup, and `lazy`, agent name -> its own module, imported when that agent is
+    first asked for (`list_agents` imports them all). The registry itself knows no
+    built-in by name: the face declares them through `_catalog.py`."""
+    _EAGER.extend(module for module in eager if module not in _EAGER)
+    _LAZY.update(lazy)
 
 
 def _import_once(module: str) -> None:
@@ -176,16 +171,17 @@ def _import_once(module: str) -> None:
 
 
 def _load_agents(name: str | None = None) -> None:
-    """Import what defines agent `name`: `builtin.py`, then its own module if it is a
-    lazy built-in, else the installed plug-ins. None: every agent there is."""
-    _import_once("duplexbench.agents._builtin")
+    """Import what defines agent `name`: the eager built-ins' modules, then its own module
+    if it is a lazy built-in, else the installed plug-ins. None: every agent there is."""
+    for module in _EAGER:
+        _import_once(module)
     if name is not None and name in _REGISTRY:
         return
-    if name is not None and name in _LAZY_BUILTINS:
-        _import_once(_LAZY_BUILTINS[name])
+    if name is not None and name in _LAZY:
+        _import_once(_LAZY[name])
         return
     if name is None:
-        for module in _LAZY_BUILTINS.values():
+        for module in _LAZY.values():
             _import_once(module)
     plugins.load_plugin_files()
     plugins.load_entry_points()
