@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import shutil
 import subprocess
 import sys
@@ -138,6 +139,25 @@ def test_unavailable_engine_is_not_cached(monkeypatch: pytest.MonkeyPatch) -> No
         get_tts("fake")
     installed["yes"] = True
     assert isinstance(get_tts("fake"), SyntheticTTS)
+
+
+def test_each_builtin_engine_names_its_class() -> None:
+    """The registry names the built-in engines by `module:class`: each must resolve
+    (a typo would be an AttributeError, not SpeechUnavailable, when first built)."""
+    assert set(tts._BUILTIN_ENGINES) == {"synthetic", "piper", "espeak", "flite", "hibari", "pico"}
+    for name, spec in tts._BUILTIN_ENGINES.items():
+        module, _, attribute = spec.partition(":")
+        assert getattr(importlib.import_module(module), attribute).name == name
+
+
+def test_listing_the_engines_imports_none_of_them() -> None:
+    code = (
+        "import sys, duplexbench.speech as s; s.tts_engines(); "
+        "print(sorted(m for m in ('_synthetic', '_hibari', '_pico') "
+        "if 'duplexbench.speech.' + m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 def test_register_rejects_bad_names_and_duplicates() -> None:

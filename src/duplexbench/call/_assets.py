@@ -60,6 +60,10 @@ def content_type(name: str) -> str:
 
 
 def load_page() -> dict[str, Asset]:
-    """The page's files by name, read from the package (`_page/`)."""
-    folder = files("duplexbench.call") / "_page"
+    """The page's files by name, read from the package (`_page/`).
+
+    The folder is its own resource anchor (a namespace package with no code), so
+    finding it needs nothing of `duplexbench.call` itself.
+    """
+    folder = files("duplexbench.call._page")
     return {name: Asset((folder / name).read_bytes(), content_type(name)) for name in PAGE}

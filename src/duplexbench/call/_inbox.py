@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import logging
 
-log = logging.getLogger("duplexbench.call")
+log = logging.getLogger(__package__)
+"""The package's logger, `duplexbench.call` (a logger name, not an import of the package)."""
 
 MAX_MIC_ERROR = 500
 """Characters of a `mic_error` message kept (the browser's own wording, for the log)."""

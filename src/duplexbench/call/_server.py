@@ -32,7 +32,8 @@ from duplexbench.call._inbox import page_message
 from duplexbench.call._mic import MicBuffer
 from duplexbench.call._routes import FILES, Routes, check_name, secure
 
-log = logging.getLogger("duplexbench.call")
+log = logging.getLogger(__package__)
+"""The package's logger, `duplexbench.call` (a logger name, not an import of the package)."""
 
 MAX_BINARY = 64 * 1024
 MAX_TEXT = 16 * 1024

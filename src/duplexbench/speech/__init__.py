@@ -1,7 +1,8 @@
 """Speech: text-to-speech engines, the frozen speech bank and speech recognition.
 
-- :mod:`~duplexbench.speech._tts` — ``VoiceRef`` (``engine:voice``),
-  ``SynthesisSettings``, the ``TTSEngine`` protocol and registry.
+- :mod:`~duplexbench.speech._tts` — ``VoiceRef`` (``engine:voice``) and the
+  engine registry; :mod:`~duplexbench.speech._tts_types` — ``SynthesisSettings``,
+  the ``TTSEngine`` protocol and the errors every engine shares.
 - :mod:`~duplexbench.speech._engines` — ``piper`` (default voice ``piper:joe``),
   ``espeak`` and ``flite``; :mod:`~duplexbench.speech._synthetic` — the fast,
   unintelligible ``synthetic`` engine for tests and loop timing.

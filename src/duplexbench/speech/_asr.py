@@ -65,7 +65,7 @@ from duplexbench.speech._asr_types import EMPTY, Transcript, TranscriptSegment, 
 from duplexbench.speech._registry import EngineRegistry
 from duplexbench.speech._threads import speech_threads
 from duplexbench.speech._transcripts import shared_cache
-from duplexbench.speech._tts import SpeechUnavailable
+from duplexbench.speech._tts_types import SpeechUnavailable
 
 __all__ = [
     "EMPTY",

@@ -63,7 +63,7 @@ from duplexbench.speech._pieces import PieceStore, joined, speak_pieces
 from duplexbench.speech._piper_session import piper_session, piper_session_options
 from duplexbench.speech._pitch import RESAMPLED_PITCH_LIMIT
 from duplexbench.speech._threads import speech_threads
-from duplexbench.speech._tts import SpeechUnavailable, SynthesisSettings, TTSEngine, register_tts
+from duplexbench.speech._tts_types import SpeechUnavailable, SynthesisSettings
 
 __all__ = [
     "ESPEAK_PITCH_DEFAULT",
@@ -266,11 +266,6 @@ def _word_runs(clause: str, limit: int) -> list[str]:
     return runs
 
 
-@register_tts("piper")
-def _make_piper() -> TTSEngine:
-    return PiperTTS()
-
-
 # ------------------------------------------------------ subprocess helpers
 
 
@@ -394,11 +389,6 @@ class EspeakTTS:
         return parse_wav_bytes(proc.stdout)
 
 
-@register_tts("espeak")
-def _make_espeak() -> TTSEngine:
-    return EspeakTTS()
-
-
 # ----------------------------------------------------------------- flite
 
 _FLITE_INSTALL = "apt-get install flite"
@@ -478,8 +468,3 @@ class FliteTTS:
         if len(channels) != 1:
             raise AudioFormatError(f"flite wrote {len(channels)} channels; expected mono")
         return channels[0], rate
-
-
-@register_tts("flite")
-def _make_flite() -> TTSEngine:
-    return FliteTTS()

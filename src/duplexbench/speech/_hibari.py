@@ -42,7 +42,7 @@ from duplexbench.speech._digits import DIGITS_RULE, speak_digits
 from duplexbench.speech._engines import check_pitch
 from duplexbench.speech._pitch import FloatArray, render_at_pitch
 from duplexbench.speech._threads import speech_threads
-from duplexbench.speech._tts import SpeechUnavailable, SynthesisSettings, TTSEngine, register_tts
+from duplexbench.speech._tts_types import SpeechUnavailable, SynthesisSettings
 
 __all__ = ["HIBARI_SEED", "HibariTTS"]
 
@@ -135,8 +135,3 @@ class HibariTTS:
 
             audio = render_at_pitch(render, settings.speed, settings.pitch_semitones, self.rate)
         return to_int16(audio), self.rate
-
-
-@register_tts("hibari")
-def _make_hibari() -> TTSEngine:
-    return HibariTTS()

@@ -40,7 +40,7 @@ from duplexbench.audio import Int16Array, pcm16_bytes_to_array
 from duplexbench.entries import file_digest
 from duplexbench.speech._digits import DIGITS_RULE, speak_digits
 from duplexbench.speech._pitch import pitch_factor
-from duplexbench.speech._tts import SpeechUnavailable, SynthesisSettings, TTSEngine, register_tts
+from duplexbench.speech._tts_types import SpeechUnavailable, SynthesisSettings
 
 __all__ = ["PICO_RATE", "PicoTTS", "pico_pitch", "pico_rate"]
 
@@ -149,8 +149,3 @@ class PicoTTS:
             raise ValueError(f"pico spoke {sorted(formats)} (rate, bits, channels), not 16 kHz")
         data = b"".join(audio for _, audio in chunks)
         return pcm16_bytes_to_array(data[: len(data) // 2 * 2]), PICO_RATE
-
-
-@register_tts("pico")
-def _make_pico() -> TTSEngine:
-    return PicoTTS()

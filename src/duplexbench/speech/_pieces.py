@@ -30,7 +30,7 @@ import numpy as np
 
 from duplexbench.audio import Int16Array
 from duplexbench.entries import CheckedEntries
-from duplexbench.speech._tts import SynthesisSettings
+from duplexbench.speech._tts_types import SynthesisSettings
 
 __all__ = ["FORMAT", "PieceStore", "PiecewiseTTS", "joined", "speak_pieces"]
 

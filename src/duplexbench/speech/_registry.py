@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -14,7 +14,9 @@ class EngineRegistry(Generic[T]):
     """Zero-argument factories by name, one cached instance per engine.
 
     An engine whose factory raises (e.g. `SpeechUnavailable`) is not cached, so
-    installing it later works. `builtins` are imported on first use. `wrap`, if
+    installing it later works. `builtins` maps names to the ``module:attribute``
+    of their factories: registered from the start, each module imported when its
+    engine is first built, so the registry need not import the engines. `wrap`, if
     given, is applied to each new instance with its registered name (e.g. to check
     what the engine returns).
     """
@@ -22,16 +24,27 @@ class EngineRegistry(Generic[T]):
     def __init__(
         self,
         kind: str,
-        builtins: tuple[str, ...] = (),
+        builtins: Mapping[str, str] | None = None,
         wrap: Callable[[str, T], T] | None = None,
     ) -> None:
         self.kind = kind
-        self._builtins = builtins
         self._wrap = wrap
-        self._loaded = False
-        self._factories: dict[str, Callable[[], T]] = {}
+        self._factories: dict[str, Callable[[], T]] = {
+            name: self._imported(spec) for name, spec in (builtins or {}).items()
+        }
         self._instances: dict[str, T] = {}
         self._lock = threading.RLock()
+
+    @staticmethod
+    def _imported(spec: str) -> Callable[[], T]:
+        """The factory ``module:attribute`` names, imported only when it is called."""
+        module, _, attribute = spec.partition(":")
+
+        def build() -> T:
+            factory: Callable[[], T] = getattr(importlib.import_module(module), attribute)
+            return factory()
+
+        return build
 
     def register(self, name: str) -> Callable[[Callable[[], T]], Callable[[], T]]:
         def decorate(factory: Callable[[], T]) -> Callable[[], T]:
@@ -43,21 +56,12 @@ class EngineRegistry(Generic[T]):
 
         return decorate
 
-    def _load(self) -> None:
-        with self._lock:
-            if not self._loaded:
-                self._loaded = True
-                for module in self._builtins:
-                    importlib.import_module(module)
-
     def names(self) -> list[str]:
-        self._load()
         with self._lock:
             return sorted(self._factories)
 
     def get(self, name: str) -> T:
         """The process-wide instance; unknown name -> ValueError listing the engines."""
-        self._load()
         with self._lock:
             engine = self._instances.get(name)
             if engine is not None:

@@ -25,7 +25,7 @@ from duplexbench.audio import (
     trim_silence,
 )
 from duplexbench.speech._bank import SpeechBank
-from duplexbench.speech._tts import SynthesisSettings
+from duplexbench.speech._tts_types import SynthesisSettings
 
 FIT_TOLERANCE_MS = 80
 """Largest difference between a clip and its span that `exact` fitting pads or cuts."""

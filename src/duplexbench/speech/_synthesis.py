@@ -1,7 +1,7 @@
 """Calling a TTS engine and checking what it returns, before the bank keeps it.
 
 An engine that raises, or returns something that cannot be the text spoken,
-fails with :class:`~duplexbench.speech._tts.TTSError` naming ``engine:voice``
+fails with :class:`~duplexbench.speech._tts_types.TTSError` naming ``engine:voice``
 and the text, so an episode that needs the clip ends as an ``error`` (never
 scored as the agent's failure; the campaign's retry policy reruns it) and
 nothing bad is stored in the speech bank. Refused:
@@ -29,7 +29,7 @@ import numpy as np
 from duplexbench.audio import Int16Array, ms_for_samples, to_internal
 from duplexbench.speech._asr import is_silent
 from duplexbench.speech._pieces import PieceStore, PiecewiseTTS
-from duplexbench.speech._tts import SpeechUnavailable, SynthesisSettings, TTSEngine, TTSError
+from duplexbench.speech._tts_types import SpeechUnavailable, SynthesisSettings, TTSEngine, TTSError
 
 __all__ = ["FLOAT_PEAK_LIMIT", "max_clip_ms", "synthesize_checked"]
 

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from duplexbench.audio import Int16Array
-from duplexbench.speech._tts import SynthesisSettings, TTSEngine, register_tts
+from duplexbench.speech._tts_types import SynthesisSettings
 
 __all__ = ["SyntheticTTS"]
 
@@ -152,8 +152,3 @@ class SyntheticTTS:
         parts.append(edge)
         audio = np.concatenate(parts) * 0.5 * 32767.0
         return np.rint(audio).astype(np.int16), RATE
-
-
-@register_tts("synthetic")
-def _make_synthetic() -> TTSEngine:
-    return SyntheticTTS()

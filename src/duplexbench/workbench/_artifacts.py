@@ -10,19 +10,33 @@ value superseded by a later correction can be found (stale-fact detection).
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from duplexbench.items import WorkflowItem
-from duplexbench.trace import FieldSetData, LifecycleData
+from duplexbench.trace import FieldSetData, LifecycleData, Recorder
 from duplexbench.values import is_empty, values_match
 from duplexbench.workbench._errors import ToolFailure
+from duplexbench.workbench._state import WorkbenchState
 
-if TYPE_CHECKING:
-    from duplexbench.workbench._runtime import Workbench
+
+class EffectSink(Protocol):
+    """What artifact operations need of the workbench that owns them.
+
+    The episode's state (read), its recorder (each write and transition is
+    emitted as an event) and `emit_effect`, which applies an emitted event to
+    the state. `Workbench` is one; naming it here would make a cycle.
+    """
+
+    state: WorkbenchState
+    recorder: Recorder
+
+    def emit_effect(self, event: Any) -> None: ...
 
 
 class ArtifactOps:
-    def __init__(self, item: WorkflowItem, bench: Workbench) -> None:
+    """Field writes and lifecycle transitions of one item's artifacts."""
+
+    def __init__(self, item: WorkflowItem, bench: EffectSink) -> None:
         self.item = item
         self.bench = bench
 
