@@ -17,6 +17,10 @@ is `agents`; a single module such as `files.py` is its own package); an import
 of another package must be allowed by the importer's row. There is no list of
 exceptions: a new dependency either obeys the table or changes the doc.
 
+Inside a package, modules import each other without a cycle (the same imports
+count: function-level, type-only and string ones), so each package reads
+bottom-up too; `import_cycles` names each cycle found.
+
 Two more rules of the same page ("Public faces"): another package is imported
 through its face (`from duplexbench.items import WorkflowItem`, never
 `duplexbench.items._workflow`), and a package's own modules and folders are
@@ -227,6 +231,82 @@ def public_internals(src: Path, shown_from: Path) -> list[str]:
     return found
 
 
+def module_of(path: Path, src: Path) -> str:
+    parts = path.relative_to(src).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_cycles(src: Path) -> list[list[str]]:
+    """Each group of modules of one package that import each other in a cycle (a
+    strongly connected component of more than one module, or a module importing
+    itself), sorted; the package face counts as the module `package`."""
+    modules = module_names(src)
+    graph: dict[str, set[str]] = {}
+    for path in sorted(src.rglob("*.py")):
+        here = module_of(path, src)
+        package = here.split(".")[0]
+        graph[here] = {
+            target
+            for _, target in imports_of(path, src, modules)
+            if target.split(".")[0] == package and target in modules
+        }
+    return sorted(sorted(group) for group in _components(graph) if _is_cycle(group, graph))
+
+
+def _is_cycle(group: list[str], graph: dict[str, set[str]]) -> bool:
+    return len(group) > 1 or group[0] in graph[group[0]]
+
+
+def _components(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components, without recursion."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                found.append(group)
+    return found
+
+
+def test_no_package_imports_itself_in_a_cycle() -> None:
+    cycles = import_cycles(SRC)
+    assert not cycles, (
+        f"{len(cycles)} import cycles inside a package (move what both sides need into a "
+        "module below them, or pass a function in):\n"
+        + "\n".join(" <-> ".join(group) for group in cycles)
+    )
+
+
 def test_every_import_obeys_the_layer_table() -> None:
     problems = violations(parse_layers(DOC.read_text(encoding="utf-8")), SRC, ROOT)
     assert not problems, (
@@ -376,3 +456,14 @@ def test_a_public_internal_module_is_found_and_programs_are_not(tmp_path: Path) 
         "duplexbench/base/two.py is not _private",
         "duplexbench/top/z.py is not _private",
     ]
+
+
+def test_a_cycle_is_found_through_every_kind_of_import(tmp_path: Path) -> None:
+    src = write_sources(tmp_path)
+    assert import_cycles(src) == []
+    (src / "low" / "_y.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ._x import X\n"
+    )
+    (src / "mid" / "_c.py").write_text("TABLE = {'a': 'duplexbench.mid:make'}\n")
+    (src / "mid" / "__init__.py").write_text("from duplexbench.mid import _c\n")
+    assert import_cycles(src) == [["low._x", "low._y"], ["mid", "mid._c"]]

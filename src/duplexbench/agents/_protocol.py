@@ -124,4 +124,6 @@ class TextAgent(Protocol):
 
 
 class AgentError(Exception):
-    """The agent could not go on; the episode is recorded as `error`, not as a failure."""
+    """The agent could not go on. The episode ends with reason `error` and `error_kind:
+    agent` and is scored as a failed episode over the state as it stood (never retried,
+    never left out of a rate; docs/metrics.md, "Errors")."""
