@@ -42,6 +42,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from duplexbench.campaign import CONDITIONS
 from duplexbench.campaign._model import RunOptions
 from duplexbench.campaign._rescore import rescore_run
 from duplexbench.campaign._rundir import read_campaign
@@ -80,7 +81,9 @@ Episode = tuple[str, int, str]  # item id, repetition, folder relative to the ru
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("fuzz") / "run"
-    run_campaign(RunOptions(str(FIXTURES), agent="oracle", condition="text", repeats=1, out=out))
+    run_campaign(
+        RunOptions(str(FIXTURES), agent="oracle", condition=CONDITIONS["text"], repeats=1, out=out)
+    )
     return out
 
 
@@ -640,7 +643,7 @@ def test_regression_a_trace_the_scorer_cannot_use_is_a_tampered_failure(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise ValueError("'bogus' is not in tuple")
 
-    monkeypatch.setattr("duplexbench.campaign._scores.score_episode", broken)
+    monkeypatch.setattr("duplexbench.campaign._workflow_scoring.score_episode", broken)
     result, score, rel = _rescored(work_dir, episodes, 0, traces[0])
     message = "tampered: unscorable trace: ValueError: 'bogus' is not in tuple"
     assert score.status == "ok" and score.agent_error == message
