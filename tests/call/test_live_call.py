@@ -27,7 +27,7 @@ import pytest
 
 from duplexbench.audio import SAMPLE_RATE, write_wav
 from duplexbench.call import CallOptions, CallOutcome, CallServer, run_calls
-from duplexbench.campaign import RunOptions, RunResult, run_campaign
+from duplexbench.campaign import CONDITIONS, RunOptions, RunResult, run_campaign
 from duplexbench.speech import DEFAULT_VOICE, SpeechBank
 from support.call_page import open_call
 from support.fixtures import FIXTURES
@@ -102,7 +102,8 @@ def converse(page: Any, clips: dict[str, str], shot: bool) -> list[str]:
 def simulated_score(opts: CallOptions, out: Path) -> dict[str, Any]:
     """The same item and agent with the simulated caller (clean audio channel)."""
     run = RunOptions(
-        suite=opts.suite, agent=opts.agent, condition="clean", repeats=1, items=opts.items,
+        suite=opts.suite, agent=opts.agent, condition=CONDITIONS["clean"], repeats=1,
+        items=opts.items,
         out=out, speech_cache=opts.speech_cache,
     )  # fmt: skip
     result = run_campaign(run)

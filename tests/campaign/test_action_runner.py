@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from duplexbench.campaign import CONDITIONS
 from duplexbench.campaign._model import RunOptions
 from duplexbench.campaign._rescore import rescore_run
 from duplexbench.campaign._rundir import read_campaign
@@ -82,17 +83,19 @@ def test_conditions_that_cannot_apply_to_replays_are_refused(
     """Before any episode, naming the condition and why; a streaming agent is accepted
     (it fails only when it cannot connect)."""
     suite, _bank = suite_dir
-    text = RunOptions(str(suite), agent="silent", condition="text", out=tmp_path / "b")
+    text = RunOptions(str(suite), agent="silent", condition=CONDITIONS["text"], out=tmp_path / "b")
     with pytest.raises(ValueError, match="'text' is text-only; action items replay audio"):
         run_campaign(text)
-    polite = RunOptions(str(suite), agent="silent", condition="turn-taking", out=tmp_path / "c")
+    polite = RunOptions(
+        str(suite), agent="silent", condition=CONDITIONS["turn-taking"], out=tmp_path / "c"
+    )
     with pytest.raises(ValueError, match="'turn-taking' changes only the user's turn-taking"):
         run_campaign(polite)
     assert not any((tmp_path / d).exists() for d in "bc")
     noise = tmp_path / "noise" / "dog_bark"
     noise.mkdir(parents=True)
     (noise / "broken.wav").write_bytes(b"RIFF not really")
-    bad = RunOptions(str(suite), agent="silent", condition="noise", out=tmp_path / "d")
+    bad = RunOptions(str(suite), agent="silent", condition=CONDITIONS["noise"], out=tmp_path / "d")
     with pytest.raises(ValueError, match=r"broken\.wav"):  # one preflight for both families
         run_campaign(replace(bad, noise_dir=tmp_path / "noise"))
     assert not (tmp_path / "d").exists()

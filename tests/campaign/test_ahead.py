@@ -12,6 +12,7 @@ import yaml
 
 from duplexbench.agents import _cascade as cascade
 from duplexbench.audio._wav import read_wav
+from duplexbench.campaign import CONDITIONS
 from duplexbench.campaign import _ahead as ahead_module
 from duplexbench.campaign import _rehearsal as rehearsal_module
 from duplexbench.campaign import _runner as runner_module
@@ -80,7 +81,7 @@ def ahead_log(monkeypatch: pytest.MonkeyPatch) -> list[tuple[AheadReport | None,
 def _options(suite: Path, tmp_path: Path, agent: str, **kw: Any) -> RunOptions:
     condition = kw.pop("condition", "clean")
     return RunOptions(
-        str(suite), agent=agent, condition=condition, repeats=kw.pop("repeats", 1),
+        str(suite), agent=agent, condition=CONDITIONS[condition], repeats=kw.pop("repeats", 1),
         out=kw.pop("out", tmp_path) / f"run-{agent}-{condition}",
         speech_cache=tmp_path / "bank", **kw,
     )  # fmt: skip
@@ -143,10 +144,12 @@ def test_only_the_selected_items_and_repetitions_are_rehearsed(suite: Path, tmp_
 
 def test_agent_lines_are_predicted_only_for_agents_that_speak_through_the_bank() -> None:
     item = load_item(FIXTURES / "order-revocation.yaml")
-    oracle = rehearse(Rehearsal(item, "oracle", "clean"))
+    oracle = rehearse(Rehearsal(item, "oracle", CONDITIONS["clean"]))
     said = {t.say for t in item.reference.turns if t.say.strip()}
     assert said <= {c.text for c in oracle}
-    user = rehearse(Rehearsal(item, "echo", "clean"))  # its own audio: the user's side only
+    user = rehearse(
+        Rehearsal(item, "echo", CONDITIONS["clean"])
+    )  # its own audio: the user's side only
     assert not said & {c.text for c in user}
     assert {c.text for c in user} <= {c.text for c in oracle}
     # Bug: the agent's lines were rehearsed in the caller's voice (piper:joe), so each was
@@ -157,7 +160,7 @@ def test_agent_lines_are_predicted_only_for_agents_that_speak_through_the_bank()
 
 def test_a_caller_persona_speaks_in_its_own_voice_and_settings() -> None:
     item = load_item(FIXTURES / "order-revocation.yaml")
-    clips = rehearse(Rehearsal(item, "oracle", "accents", repetition=1))
+    clips = rehearse(Rehearsal(item, "oracle", CONDITIONS["accents"], repetition=1))
     agent = {t.say for t in item.reference.turns}
     user = [c for c in clips if c.text not in agent]
     assert len({(c.voice, c.settings) for c in user}) == 1
@@ -168,7 +171,7 @@ def test_the_rehearsal_cache_is_keyed_by_code_and_recomputes_a_bad_entry(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     item = load_item(FIXTURES / "order-revocation.yaml")
-    r = Rehearsal(item, "oracle", "clean")
+    r = Rehearsal(item, "oracle", CONDITIONS["clean"])
     cache = RehearsalCache(tmp_path)
     key = cache.key(r)
     assert cache.get(key) is None
@@ -176,7 +179,7 @@ def test_the_rehearsal_cache_is_keyed_by_code_and_recomputes_a_bad_entry(
     assert cache.get(key) == rehearse(r)
     cache.path(key).write_text('{"key": "truncated')
     assert cache.get(key) is None
-    assert cache.key(Rehearsal(item, "oracle", "clean", repetition=1)) != key
+    assert cache.key(Rehearsal(item, "oracle", CONDITIONS["clean"], repetition=1)) != key
     monkeypatch.setattr(rehearsal_module, "code_fingerprint", lambda: "other code")
     assert cache.key(r) != key
 

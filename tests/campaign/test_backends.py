@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import duplexbench.speech._bank as bank_module
+from duplexbench.campaign import CONDITIONS
 from duplexbench.campaign._backends import InlineBackend, PoolBackend
 from duplexbench.campaign._model import EpisodeJob, JobConfig
 from duplexbench.items._load import item_checksum, load_item
@@ -60,7 +61,9 @@ def test_inline_episodes_render_piper_clips_in_the_service_only_during_a_job(
 ) -> None:
     item = load_item(FIXTURES / "order-revocation.yaml")
     cache = str(tmp_path)
-    config = JobConfig("workflow", "fixtures", "oracle", "oracle", "clean", 0, speech_cache=cache)
+    config = JobConfig(
+        "workflow", "fixtures", "oracle", "oracle", CONDITIONS["clean"], 0, speech_cache=cache
+    )
     job = EpisodeJob(config, item.model_dump(mode="json"), item_checksum(item), 1, "e/r1")
 
     def refuse(*args: object, **kwargs: object) -> object:

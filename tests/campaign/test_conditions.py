@@ -60,7 +60,9 @@ def test_ablations_turn_on_exactly_their_factors(
 
 
 def test_parse_conditions() -> None:
-    assert parse_conditions("text, clean,realistic") == ["text", "clean", "realistic"]
+    parsed = parse_conditions("text, clean,realistic")
+    assert [c.name for c in parsed] == ["text", "clean", "realistic"]
+    assert parsed[1] is CONDITIONS["clean"]
     with pytest.raises(ValueError, match="unknown condition 'loud'"):
         parse_conditions("clean,loud")
     with pytest.raises(ValueError, match="twice"):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from duplexbench.campaign import CONDITIONS
 from duplexbench.campaign._engine import EngineOptions, run_targets
 from duplexbench.campaign._jobs import execute_job
 from duplexbench.campaign._lock import run_lock
@@ -106,7 +107,7 @@ def target(tmp_path: Path) -> Target:
     spec = read_campaign(out)
     for folder in episodes(out):
         (folder / "result.json").unlink()
-    config = JobConfig("workflow", spec.suite, "oracle", "oracle", "clean", 0)
+    config = JobConfig("workflow", spec.suite, "oracle", "oracle", CONDITIONS["clean"], 0)
     return Target(out, spec, read_items(out, spec), config)
 
 

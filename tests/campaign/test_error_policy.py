@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from duplexbench.agents._audio_builtin import SilentAgent
 from duplexbench.agents._protocol import ToolResultMessage
 from duplexbench.audio._frames import AudioFrame
+from duplexbench.campaign import CONDITIONS
 from duplexbench.campaign._action_scoring import (
     save_action_episode,
     score_action_trace,
@@ -54,7 +55,8 @@ def test_a_harness_error_is_retried_left_out_and_marks_the_run_incomplete(
     monkeypatch.setattr(TextEpisode, "_user_turn", user_side)
     execution = ExecutionOptions(retries=2, backoff_s=0.0)
     options = RunOptions(
-        str(FIXTURES), agent="oracle", condition="text", repeats=1, items=(MEETING, ORDER),
+        str(FIXTURES), agent="oracle", condition=CONDITIONS["text"], repeats=1,
+        items=(MEETING, ORDER),
         out=tmp_path / "run", execution=execution,
     )  # fmt: skip
     result = run_campaign(options)
@@ -78,7 +80,7 @@ def test_an_agent_error_is_reported_and_complete(tmp_path: Path) -> None:
     counts = tmp_path / "attempts"
     agent = f"fault?kind=raise&at_ms=0&times=1&count_file={counts}"
     options = RunOptions(
-        str(FIXTURES), agent=agent, condition="text", repeats=1, items=(MEETING, ORDER),
+        str(FIXTURES), agent=agent, condition=CONDITIONS["text"], repeats=1, items=(MEETING, ORDER),
         out=tmp_path / "run", execution=ExecutionOptions(retries=3, backoff_s=0.0),
     )  # fmt: skip
     result = run_campaign(options)

@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from duplexbench.agents._registry import get_agent
+from duplexbench.campaign import CONDITIONS
 from duplexbench.campaign._model import ExecutionOptions, RunOptions
 from duplexbench.campaign._plan import CampaignPlan, run_plan
 from duplexbench.campaign._runner import run_campaign
@@ -101,7 +102,7 @@ def test_text_channel_faults(tmp_path: Path) -> None:
     ]:
         stall_s = 1.0 if kind == "stall" else 60.0  # a loaded machine can take 1 s to start
         agent, execution = f"fault?kind={kind}&at_ms=0", ExecutionOptions(stall_s=stall_s)
-        options = one_episode(tmp_path / kind, agent, execution, condition="text")
+        options = one_episode(tmp_path / kind, agent, execution, condition=CONDITIONS["text"])
         (score,) = workflow_scores(run_campaign(options).scores)
         assert score.status == "ok" and score.ws == 0
         assert (score.agent_error or "").startswith(message), score.agent_error

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from duplexbench.campaign import CONDITIONS
 from duplexbench.campaign._engine import RunTally
 from duplexbench.campaign._execution import execute
 from duplexbench.campaign._lock import run_lock
@@ -120,7 +121,8 @@ class FaultyDisk:
 def options(out: Path, retries: int = 0, resume: bool = False) -> RunOptions:
     execution = ExecutionOptions(retries=retries, backoff_s=0.0, resume=resume)
     return RunOptions(
-        str(FIXTURES), agent="oracle", condition="text", repeats=2, items=ITEMS, out=out,
+        str(FIXTURES), agent="oracle", condition=CONDITIONS["text"], repeats=2, items=ITEMS,
+        out=out,
         execution=execution,
     )  # fmt: skip
 

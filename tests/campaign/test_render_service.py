@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import duplexbench.speech._bank as bank_module
+from duplexbench.campaign import CONDITIONS
 from duplexbench.campaign._execution import wants_render_service
 from duplexbench.campaign._render_service import (
     MODEL_ENGINES,
@@ -161,5 +162,7 @@ def test_local_audio_runs_start_the_service_unless_switched_off(
     else:
         monkeypatch.setenv(SERVICE_ENV, setting)
     # stand-ins for Targets: only `config.condition` is read
-    targets: Any = [SimpleNamespace(config=SimpleNamespace(condition=c)) for c in conditions]
+    targets: Any = [
+        SimpleNamespace(config=SimpleNamespace(condition=CONDITIONS[c])) for c in conditions
+    ]
     assert wants_render_service(targets) is expected

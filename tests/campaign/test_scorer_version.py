@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from duplexbench.campaign import CONDITIONS
 from duplexbench.campaign._model import ExecutionOptions, RunOptions
 from duplexbench.campaign._rescore import rescore_run
 from duplexbench.campaign._rundir import RunDirError
@@ -21,7 +22,7 @@ FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 def _opts(out: Path, condition: str = "text") -> RunOptions:
     one = ("order-revocation",)
-    return RunOptions(str(FIXTURES), "noop", condition, repeats=1, items=one, out=out)
+    return RunOptions(str(FIXTURES), "noop", CONDITIONS[condition], repeats=1, items=one, out=out)
 
 
 def _run(out: Path, condition: str = "text") -> Path:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from duplexbench.campaign import CONDITIONS
 from duplexbench.campaign._model import ExecutionOptions, RunOptions
 from duplexbench.campaign._rundir import RunDirError
 from duplexbench.campaign._runner import run_campaign
@@ -23,7 +24,7 @@ def _opts(out: Path, observer: ObserverConfig | None = None) -> RunOptions:
     return RunOptions(
         str(FIXTURES),
         agent="oracle",
-        condition="text",
+        condition=CONDITIONS["text"],
         repeats=1,
         items=("order-revocation",),
         out=out,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from duplexbench.campaign import CONDITIONS
 from duplexbench.campaign._model import RunOptions
 from duplexbench.campaign._runner import run_campaign
 from duplexbench.campaign._spec import SLUG_MAX, slug
@@ -30,7 +31,7 @@ def test_regression_a_run_with_a_very_long_agent_spec(tmp_path: Path) -> None:
     options = RunOptions(
         str(FIXTURES),
         agent=spec,
-        condition="text",
+        condition=CONDITIONS["text"],
         repeats=1,
         items=("meeting-scheduling",),
         out=tmp_path / "run",

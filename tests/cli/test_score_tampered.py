@@ -7,6 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from duplexbench.campaign import CONDITIONS
 from duplexbench.campaign._model import RunOptions
 from duplexbench.campaign._runner import run_campaign
 from duplexbench.cli import main
@@ -17,7 +18,9 @@ from support.fixtures import FIXTURES
 
 def test_score_names_an_episode_with_a_forged_approval(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    run_campaign(RunOptions(str(FIXTURES), agent="oracle", condition="text", repeats=1, out=out))
+    run_campaign(
+        RunOptions(str(FIXTURES), agent="oracle", condition=CONDITIONS["text"], repeats=1, out=out)
+    )
     clean = CliRunner().invoke(main, ["score", str(out), "--json", "--no-write"])
     assert clean.exit_code == 0, clean.output
     assert json.loads(clean.stdout)["tampered"] == 0

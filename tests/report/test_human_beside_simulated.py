@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from duplexbench.campaign import RunOptions, WorkflowRow, run_campaign
+from duplexbench.campaign import CONDITIONS, RunOptions, WorkflowRow, run_campaign
 from duplexbench.cli import main
 from duplexbench.report import analyze, render_html
 from duplexbench.report._human import human_vs_simulated
@@ -68,7 +68,7 @@ def test_the_report_sets_a_human_run_beside_and_never_compares_it(tmp_path: Path
     items = ("form-expense-correction", "order-revocation")
     for name in ("simulated", "human"):
         run_campaign(
-            RunOptions(suite=str(FIXTURES), agent="oracle", condition="text", repeats=1,
+            RunOptions(suite=str(FIXTURES), agent="oracle", condition=CONDITIONS["text"], repeats=1,
                        items=items, out=tmp_path / name)
         )  # fmt: skip
     spec = tmp_path / "human" / "campaign.json"

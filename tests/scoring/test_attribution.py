@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 
 from duplexbench.agents import AgentToolCall, AgentTurn, ScriptedAgent
+from duplexbench.campaign import CONDITIONS
 from duplexbench.campaign._model import RunOptions
 from duplexbench.campaign._runner import run_campaign
 from duplexbench.items._load import load_item
@@ -234,7 +235,9 @@ def test_a_wrong_field_without_a_cause_is_not_recorded() -> None:
 
 def test_the_block_fits_the_published_schema(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    run_campaign(RunOptions(str(FIXTURES), "noop", condition="text", repeats=1, out=out))
+    run_campaign(
+        RunOptions(str(FIXTURES), "noop", condition=CONDITIONS["text"], repeats=1, out=out)
+    )
     summary = json.loads((out / "summary.json").read_text())
     jsonschema.validate(summary, json.loads(SCHEMA.read_text()))
     parsed = parse_summary(summary)

@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 from pydantic import ValidationError
 
+from duplexbench.campaign import CONDITIONS
 from duplexbench.campaign._model import RunOptions
 from duplexbench.campaign._runner import run_campaign
 from duplexbench.campaign._spec import CampaignSpec
@@ -48,7 +49,9 @@ def validate(summary: dict[str, Any]) -> None:
 
 def test_a_workflow_summary_fits(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    run_campaign(RunOptions(str(FIXTURES), "oracle", condition="text", repeats=2, out=out))
+    run_campaign(
+        RunOptions(str(FIXTURES), "oracle", condition=CONDITIONS["text"], repeats=2, out=out)
+    )
     summary = json.loads((out / "summary.json").read_text())
     assert isinstance(parse_summary(summary), WorkflowRunSummary)
     validate(summary)
@@ -66,7 +69,9 @@ def test_an_action_summary_fits(tmp_path: Path) -> None:
 
 def test_an_unknown_key_does_not_fit(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    run_campaign(RunOptions(str(FIXTURES), "noop", condition="text", repeats=1, out=out))
+    run_campaign(
+        RunOptions(str(FIXTURES), "noop", condition=CONDITIONS["text"], repeats=1, out=out)
+    )
     summary = json.loads((out / "summary.json").read_text())
     validate(summary)
     summary["workflows"]["pass_at_2"] = 0.5

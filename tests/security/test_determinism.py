@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+from duplexbench.campaign import CONDITIONS
 from duplexbench.campaign._model import RunOptions
 from duplexbench.campaign._rescore import rescore_run
 from duplexbench.campaign._runner import run_campaign
@@ -35,7 +36,11 @@ def test_same_campaign_twice_same_audio_and_scores(tmp_path: Path) -> None:
     runs = []
     for name in ("a", "b"):
         opts = RunOptions(
-            str(FIXTURES), agent="oracle", condition="noise", repeats=2, out=tmp_path / name
+            str(FIXTURES),
+            agent="oracle",
+            condition=CONDITIONS["noise"],
+            repeats=2,
+            out=tmp_path / name,
         )
         runs.append(run_campaign(opts))
     a, b = audio_hashes(tmp_path / "a"), audio_hashes(tmp_path / "b")
@@ -53,7 +58,13 @@ def test_same_campaign_twice_same_audio_and_scores(tmp_path: Path) -> None:
 
 def test_score_on_a_copy_reproduces_every_number(tmp_path: Path) -> None:
     result = run_campaign(
-        RunOptions(str(FIXTURES), agent="oracle", condition="text", repeats=2, out=tmp_path / "a")
+        RunOptions(
+            str(FIXTURES),
+            agent="oracle",
+            condition=CONDITIONS["text"],
+            repeats=2,
+            out=tmp_path / "a",
+        )
     )
     shutil.copytree(tmp_path / "a", tmp_path / "copy")
     again = rescore_run(tmp_path / "copy", write=False)

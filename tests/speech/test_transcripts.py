@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from duplexbench import entries
+from duplexbench.campaign import CONDITIONS
 from duplexbench.campaign._model import ExecutionOptions, RunOptions
 from duplexbench.campaign._runner import run_campaign
 from duplexbench.speech._asr import CheckedASR, Transcript, TranscriptSegment, Word
@@ -176,7 +177,7 @@ def test_traces_and_summaries_are_identical_cold_on_one_worker_and_warm_on_two(
         opts = RunOptions(
             str(FIXTURES),
             agent="reference",
-            condition="clean",
+            condition=CONDITIONS["clean"],
             repeats=1,
             items=("meeting-scheduling", "order-revocation"),
             out=tmp_path / name,

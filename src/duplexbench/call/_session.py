@@ -18,6 +18,7 @@ from typing import Protocol
 from duplexbench.agents import AgentError, StepAgent, StreamingAgent, get_agent
 from duplexbench.call._phone import BrowserPhone, Line
 from duplexbench.campaign import (
+    CONDITIONS,
     CampaignSpec,
     ExecutionOptions,
     RunOptions,
@@ -82,7 +83,7 @@ def run_calls(
     run = RunOptions(
         suite=opts.suite,
         agent=opts.agent,
-        condition=CHECK_CONDITION,
+        condition=CONDITIONS[CHECK_CONDITION],
         repeats=1,
         seed=opts.seed,
         items=opts.items,

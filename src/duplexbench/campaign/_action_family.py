@@ -3,7 +3,7 @@
 Each episode replays its item's user timeline (direct or simulator replay)
 to a step or streaming agent under an audio condition (what applies to a
 replay: `orchestrator/_replay_caller.py`), is scored on immediate execution
-and follow-through (`action_scoring.py`), summarized per action, and compared
+and follow-through (`_action_scoring.py`), summarized per action, and compared
 across conditions by per-task I and S for each action.
 """
 
@@ -22,7 +22,7 @@ from duplexbench.campaign._action_scoring import (
     score_action_trace,
     summarize_actions,
 )
-from duplexbench.campaign._conditions import Condition, get_condition
+from duplexbench.campaign._conditions import Condition
 from duplexbench.campaign._family import register_family
 from duplexbench.campaign._model import (
     EpisodeJob,
@@ -72,7 +72,7 @@ class ActionFamily:
     score_type: type[EpisodeScore] | type[ActionScore] = ActionScore
 
     def prepare(self, opts: RunOptions) -> Target:
-        condition = get_condition(opts.condition)
+        condition = opts.condition
         check_condition(condition)
         info, agent_spec = get_agent(opts.agent)
         suite = load_action_suite(opts.suite, opts.items, opts.limit)  # only the items it runs
@@ -105,10 +105,16 @@ class ActionFamily:
             raise ValueError(f"agent {info.name!r} has no audio channel")
         clock = RealtimeClock(c.realtime_speed) if isinstance(agent, StreamingAgent) else None
         setup = ActionSetup(
-            item, job.item_checksum, c.suite, c.agent_label, c.condition, job.repetition, c.seed
+            item,
+            job.item_checksum,
+            c.suite,
+            c.agent_label,
+            c.condition.name,
+            job.repetition,
+            c.seed,
         )
         caller = replace(
-            get_condition(c.condition).caller,
+            c.condition.caller,
             noise_dir=c.noise_dir,
             voice_fallback=c.voice_fallback,
         )

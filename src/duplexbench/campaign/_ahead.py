@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from duplexbench.campaign._conditions import get_condition
 from duplexbench.campaign._rehearsal import Rehearsal, RehearsalCache, rehearse
 from duplexbench.items import WorkflowItem
 from duplexbench.speech import (
@@ -87,7 +86,7 @@ def _audio_targets(targets: Iterable[Target]) -> list[Target]:
     return [
         t
         for t in targets
-        if t.config.family == "workflow" and get_condition(t.config.condition).channel == "audio"
+        if t.config.family == "workflow" and t.config.condition.channel == "audio"
     ]
 
 
@@ -177,7 +176,7 @@ def render_ahead(
     if not audio or ex.backend != "local":
         return None
     start = time.perf_counter()
-    label = ", ".join(dict.fromkeys(t.config.condition for t in audio))
+    label = ", ".join(dict.fromkeys(t.config.condition.name for t in audio))
     step = _Step(_Pool(ex.workers), ex.workers, bars, label)
     try:
         by_bank: dict[Path, list[ClipRequest]] = {}

@@ -105,9 +105,12 @@ def _presets() -> dict[str, Condition]:
 
 CONDITIONS: dict[str, Condition] = _presets()
 DEFAULT_CONDITION = "clean"
+DEFAULT = CONDITIONS[DEFAULT_CONDITION]
 
 
 def get_condition(name: str) -> Condition:
+    """The preset of that name (only `parse_conditions` looks one up: a run resolves its
+    conditions once, where they are given, and passes the objects on)."""
     try:
         return CONDITIONS[name]
     except KeyError:
@@ -115,16 +118,15 @@ def get_condition(name: str) -> Condition:
         raise ValueError(f"unknown condition {name!r}; available: {known}") from None
 
 
-def parse_conditions(text: str) -> list[str]:
-    """`clean,realistic` -> the names, each checked, in order, without repeats."""
+def parse_conditions(text: str) -> tuple[Condition, ...]:
+    """`clean,realistic` -> those conditions, in order; ValueError for an unknown name,
+    a repeat or none."""
     names = [n.strip() for n in text.split(",") if n.strip()]
     if not names:
         raise ValueError("no condition given")
     if len(set(names)) != len(names):
         raise ValueError(f"a condition is named twice in {text!r}")
-    for name in names:
-        get_condition(name)
-    return names
+    return tuple(get_condition(name) for name in names)
 
 
 def check_noise_dir(folder: Path) -> list[Path]:

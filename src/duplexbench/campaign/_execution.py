@@ -14,7 +14,6 @@ from typing import Any
 
 from duplexbench.campaign import _render_service as render_service
 from duplexbench.campaign._backends import make_backend
-from duplexbench.campaign._conditions import get_condition
 from duplexbench.campaign._engine import EngineOptions, RunTally, run_targets
 from duplexbench.campaign._model import ExecutionOptions, Score, Target
 from duplexbench.campaign._rundir import RunDirError, read_campaign, write_json, write_model
@@ -52,7 +51,7 @@ def start_run_dir(out: Path, spec: CampaignSpec, items: list[Any], ex: Execution
 def wants_render_service(targets: list[Target]) -> bool:
     """Whether local episodes render model-engine clips in a render service: some
     target plays audio, unless ``DUPLEXBENCH_RENDER_SERVICE=off``."""
-    audio = any(get_condition(t.config.condition).channel == "audio" for t in targets)
+    audio = any(t.config.condition.channel == "audio" for t in targets)
     return audio and render_service.enabled()
 
 

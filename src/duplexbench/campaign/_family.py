@@ -1,4 +1,4 @@
-"""The two item families behind one interface (docs/architecture.md, "Item families").
+"""The two item families behind one interface (docs/architecture.md, "One family interface").
 
 A run directory holds items of one family: workflows (APEX-Voice: a reactive
 user, the Workbench, gates and field accuracy) or interaction actions
@@ -7,7 +7,7 @@ Everything the campaign layer does with a run -- check and describe it, run
 an episode in a worker, score a trace (with the shared header check and
 catch-all), make an error score, build the summary, compare conditions, read
 the item snapshots back -- goes through a :class:`Family`, so there is one
-runner (`runner.run_campaign`), one rescore (`rescore.rescore_run`), one
+runner (`_runner.run_campaign`), one rescore (`_rescore.rescore_run`), one
 engine and one index-row builder for both. A family is looked up by the name
 that `campaign.json` and the suite manifest record (`get_family`, in
 `_families.py`: the one place that knows which names exist and imports their

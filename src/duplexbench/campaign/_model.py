@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from duplexbench.campaign._conditions import DEFAULT_CONDITION
+from duplexbench.campaign._conditions import DEFAULT, Condition
 from duplexbench.campaign._spec import CampaignSpec, JudgeConfig
 from duplexbench.items import ActionItem, WorkflowItem
 from duplexbench.orchestrator import DEFAULT_STALL_S
@@ -55,7 +55,8 @@ class ExecutionOptions:
 class RunOptions:
     suite: str
     agent: str = "oracle"
-    condition: str = DEFAULT_CONDITION
+    condition: Condition = DEFAULT
+    """Resolved where it is given (`parse_conditions`); its name is what files record."""
     repeats: int = 3
     seed: int = 0
     items: tuple[str, ...] = ()
@@ -102,7 +103,8 @@ class JobConfig:
     """The agent spec as given (options included)."""
     agent_label: str
     """The spec as recorded in traces (`redact_spec`: no secrets)."""
-    condition: str
+    condition: Condition
+    """The run's condition, resolved once: workers never look it up again."""
     seed: int = 0
     frame_ms: int = 20
     speech_cache: str | None = None

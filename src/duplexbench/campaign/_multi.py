@@ -15,17 +15,19 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from duplexbench.campaign._ahead import Bars
+from duplexbench.campaign._conditions import Condition
 from duplexbench.campaign._families import get_family
+from duplexbench.campaign._lock import run_lock
 from duplexbench.campaign._model import RunOptions, RunResult, Runs, Score
 from duplexbench.campaign._rescore import rescore_run
 from duplexbench.campaign._rundir import RunDirError, read_campaign, storage_error, write_json
-from duplexbench.campaign._runner import OnScore, run_campaign
+from duplexbench.campaign._runner import OnScore, complete_runs, start_runs
 from duplexbench.campaign._setup import free_run_dir
 from duplexbench.campaign._spec import JudgeConfig, slug
 from duplexbench.items import suite_family
@@ -66,14 +68,16 @@ def _prepare(out: Path, overwrite: bool) -> None:
 
 def run_conditions(
     opts: RunOptions,
-    names: Sequence[str],
-    progress: Callable[[str], OnScore | None] | None = None,
+    conditions: Sequence[Condition],
+    progress: OnScore | None = None,
     bars: Bars | None = None,
 ) -> MultiRunResult:
-    """Run `opts` under each condition in `names` and compare them (module docstring);
-    `bars` makes the progress bars of each audio condition's render-ahead."""
-    if len(names) < 2:
+    """Run `opts` under each of `conditions` and compare them (module docstring): every
+    run is checked before any starts, and their episodes go through one engine, as a
+    campaign plan's do. `bars` makes the progress bars of the audio runs' render-ahead."""
+    if len(conditions) < 2:
         raise ValueError("run_conditions needs at least two conditions")
+    names = [c.name for c in conditions]
     suite_name = Path(opts.suite).name
     base = Path("runs") / slug(f"{suite_name}-{opts.agent}-{'-'.join(names)}")
     out = opts.out or free_run_dir(base)
@@ -81,11 +85,14 @@ def run_conditions(
         out.mkdir(parents=True, exist_ok=True)
     else:
         _prepare(out, opts.overwrite)
-    write_json(out / MARKER, {"conditions": list(names), "status": "running"})
-    runs: dict[str, RunResult] = {}
-    for name in names:
-        sub = replace(opts, condition=name, out=out / slug(name), overwrite=False)
-        runs[name] = run_campaign(sub, progress(name) if progress else None, bars)
+    options = [
+        replace(opts, condition=c, out=out / slug(c.name), overwrite=False) for c in conditions
+    ]
+    with run_lock(out):
+        targets = start_runs(options)
+        write_json(out / MARKER, {"conditions": names, "status": "running"})
+        results = complete_runs(targets, opts.execution, progress, bars)
+    runs = dict(zip(names, results, strict=True))
     family = suite_family(opts.suite)
     pairs: Runs = {name: (r.summary, r.scores) for name, r in runs.items()}
     report = _report(pairs, names, opts.seed, family)

@@ -29,14 +29,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from duplexbench.campaign._ahead import Bars, render_ahead
+from duplexbench.campaign._ahead import Bars
 from duplexbench.campaign._conditions import parse_conditions
-from duplexbench.campaign._execution import execute
 from duplexbench.campaign._families import get_family
 from duplexbench.campaign._lock import run_lock
 from duplexbench.campaign._model import ExecutionOptions, RunOptions, RunResult, Runs, Score
 from duplexbench.campaign._rundir import RunDirError, check_writable, write_json
-from duplexbench.campaign._runner import finish_target, prepare_target, start_target
+from duplexbench.campaign._runner import complete_runs, start_runs
 from duplexbench.campaign._spec import JudgeConfig, slug
 from duplexbench.items import ItemError, read_document
 from duplexbench.scoring import summary_data
@@ -81,7 +80,7 @@ def load_plan(path: Path) -> CampaignPlan:
         plan = CampaignPlan.model_validate(data)
     except ValidationError as exc:
         raise RunDirError(f"{path}: invalid campaign plan:\n{exc}") from None
-    parse_conditions(",".join(plan.conditions))  # unknown names fail here
+    parse_conditions(",".join(plan.conditions))  # unknown names fail here, before any run
     for suite in plan.suites:
         resolve_suite(suite)  # an unknown suite fails here, naming the built-in ones
     return plan
@@ -89,10 +88,12 @@ def load_plan(path: Path) -> CampaignPlan:
 
 def _options(plan: CampaignPlan, out: Path, ex: ExecutionOptions) -> list[RunOptions]:
     runs = []
+    conditions = parse_conditions(",".join(plan.conditions))
     for suite in plan.suites:
         for agent in plan.agents:
-            for condition in plan.conditions:
-                folder = out / "runs" / slug(Path(suite).name) / slug(agent) / slug(condition)
+            for condition in conditions:
+                name = condition.name
+                folder = out / "runs" / slug(Path(suite).name) / slug(agent) / slug(name)
                 runs.append(
                     RunOptions(
                         str(resolve_suite(suite)),
@@ -128,14 +129,9 @@ def run_plan(
         resume = (out / "plan.json").exists()
         if resume and not ex.resume:
             raise RunDirError(f"{out} holds a campaign; add --resume to continue it")
-        options = _options(plan, out, replace(ex, resume=resume))
-        targets = [prepare_target(o) for o in options]
-        for target, o in zip(targets, options, strict=True):
-            start_target(target, o)
+        targets = start_runs(_options(plan, out, replace(ex, resume=resume)))
         write_json(out / "plan.json", plan.model_dump(mode="json"))
-        render_ahead(targets, ex, bars)
-        execute(targets, ex, progress)
-        results = [finish_target(t) for t in targets]
+        results = complete_runs(targets, ex, progress, bars)
     summary = _campaign_summary(plan, results)
     write_json(out / "campaign-summary.json", summary)
     return summary

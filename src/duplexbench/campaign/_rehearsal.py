@@ -41,7 +41,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from duplexbench.agents import AgentInput, AgentSession, AgentTurn, TextAgent, get_agent
-from duplexbench.campaign._conditions import Condition, get_condition
+from duplexbench.campaign._conditions import Condition
 from duplexbench.files import write_text_atomic
 from duplexbench.items import WorkflowItem, item_checksum
 from duplexbench.orchestrator import EpisodeSetup, TextEpisode
@@ -93,7 +93,7 @@ class Rehearsal:
 
     item: WorkflowItem
     agent: str
-    condition: str
+    condition: Condition
     seed: int = 0
     repetition: int = 0
     observer: ObserverConfig = field(default_factory=ObserverConfig)
@@ -102,7 +102,7 @@ class Rehearsal:
 
     @property
     def caller(self) -> CallerConfig:
-        return replace(get_condition(self.condition).caller, voice_fallback=self.voice_fallback)
+        return replace(self.condition.caller, voice_fallback=self.voice_fallback)
 
     @property
     def own_agent(self) -> bool:
@@ -190,11 +190,11 @@ def rehearse(r: Rehearsal) -> list[ClipRequest]:
     Never raises for the episode's sake: an agent that fails ends the rehearsal
     with what it said so far.
     """
-    condition = get_condition(r.condition)
+    condition = r.condition
     info, spec = get_agent(r.rehearsed_agent)
     item = r.item
     setup = EpisodeSetup(
-        item, item_checksum(item), "rehearsal", r.agent, r.condition, r.repetition, r.seed,
+        item, item_checksum(item), "rehearsal", r.agent, condition.name, r.repetition, r.seed,
         r.offline_observer,
     )  # fmt: skip
     voice = user_voice(condition, item)
@@ -277,7 +277,7 @@ class RehearsalCache:
             "code": code_fingerprint(),
             "item": item_checksum(r.item),
             "agent": r.rehearsed_agent,
-            "condition": r.condition,
+            "condition": r.condition.name,
             "seed": r.seed,
             "repetition": r.repetition,
             "observer": asdict(r.offline_observer),

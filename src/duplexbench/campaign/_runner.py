@@ -7,13 +7,13 @@ every number.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from duplexbench.campaign._ahead import Bars, render_ahead
 from duplexbench.campaign._execution import execute, start_run_dir
 from duplexbench.campaign._families import get_family
 from duplexbench.campaign._lock import run_lock
-from duplexbench.campaign._model import RunOptions, RunResult, Score, Target
+from duplexbench.campaign._model import ExecutionOptions, RunOptions, RunResult, Score, Target
 from duplexbench.campaign._rundir import (
     StorageError,
     check_writable,
@@ -44,9 +44,30 @@ def run_campaign(
     check_writable(target.run_dir)  # a read-only folder: a clear StorageError, not a traceback
     with run_lock(target.run_dir):
         start_target(target, opts)
-        render_ahead([target], opts.execution, bars)
-        execute([target], opts.execution, progress)
-        return finish_target(target)
+        return complete_runs([target], opts.execution, progress, bars)[0]
+
+
+def start_runs(options: Sequence[RunOptions]) -> list[Target]:
+    """Check every run first (a bad one fails before any folder is written), then create
+    (or, resuming, check) each run directory; hold a lock around this and the rest."""
+    targets = [prepare_target(o) for o in options]
+    for target, o in zip(targets, options, strict=True):
+        start_target(target, o)
+    return targets
+
+
+def complete_runs(
+    targets: Sequence[Target],
+    ex: ExecutionOptions,
+    progress: OnScore | None = None,
+    bars: Bars | None = None,
+) -> list[RunResult]:
+    """Render every clip the audio runs need, run every episode not complete yet on one
+    engine (a run, a multi-condition run and a campaign plan alike), and write each
+    run's index and summary."""
+    render_ahead(targets, ex, bars)
+    execute(list(targets), ex, progress)
+    return [finish_target(t) for t in targets]
 
 
 def prepare_target(opts: RunOptions) -> Target:

@@ -62,7 +62,7 @@ def campaign_spec(opts: RunOptions, suite: Suite | ActionSuite) -> CampaignSpec:
         generator=suite.manifest.generator if suite.manifest else None,
         scorer_version=SCORER_VERSION,
         agent=redact_spec(opts.agent),
-        condition=opts.condition,
+        condition=opts.condition.name,
         repeats=opts.repeats,
         seed=opts.seed,
         items=[i.id for i in suite.items],

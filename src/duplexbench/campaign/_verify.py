@@ -34,6 +34,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from duplexbench.agents import get_agent, is_remote
+from duplexbench.campaign._conditions import parse_conditions
 from duplexbench.campaign._families import get_family
 from duplexbench.campaign._family import Family
 from duplexbench.campaign._model import ExecutionOptions, Item, RunOptions, Score
@@ -159,7 +160,8 @@ def verify_run(run_dir: Path, fraction: float = 0.1, seed: int = 0, workers: int
     with tempfile.TemporaryDirectory(prefix="duplexbench-verify-") as tmp:
         suite = _suite_copy(run_dir, spec, items, Path(tmp) / "suite")
         opts = RunOptions(
-            str(suite), agent=spec.agent, condition=spec.condition, repeats=spec.repeats,
+            str(suite), agent=spec.agent, condition=parse_conditions(spec.condition)[0],
+            repeats=spec.repeats,
             seed=spec.seed, items=tuple(items), out=Path(tmp) / "run",
             voice_fallback=spec.voice_fallback, execution=ExecutionOptions(workers=workers),
         )  # fmt: skip

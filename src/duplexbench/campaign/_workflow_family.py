@@ -1,6 +1,6 @@
 """The workflow family: APEX-Voice items with the reactive simulated user.
 
-Its episodes run on the text or audio channel (`episode_runner.EpisodeRunner`), are
+Its episodes run on the text or audio channel (`_episode_runner.EpisodeRunner`), are
 scored by the Workflow Success gates and Artifact Field Accuracy with the
 optional field judge, summarized with Pass@k / Reliable@k, and compared across
 conditions by per-task Workflow Success and field accuracy.
@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from duplexbench.agents import get_agent
-from duplexbench.campaign._conditions import get_condition
 from duplexbench.campaign._episode_runner import EpisodeRunner, save_episode
 from duplexbench.campaign._family import register_family
 from duplexbench.campaign._model import (
@@ -59,7 +58,7 @@ def _runner(c: JobConfig) -> EpisodeRunner:
     key += (c.realtime_speed, c.decider, c.noise_dir, c.voice_fallback)
     if key not in _RUNNERS:
         info, spec = get_agent(c.agent)
-        condition = get_condition(c.condition)
+        condition = c.condition
         bank = bank_at(c.speech_cache) if condition.channel == "audio" else None
         runner = EpisodeRunner(
             info,
@@ -81,7 +80,7 @@ class WorkflowFamily:
     score_type: type[EpisodeScore] | type[ActionScore] = EpisodeScore
 
     def prepare(self, opts: RunOptions) -> Target:
-        condition = get_condition(opts.condition)
+        condition = opts.condition
         info, agent_spec = get_agent(opts.agent)
         bank = SpeechBank(opts.speech_cache) if condition.channel == "audio" else None
         load_prices(opts.prices)  # a bad price table fails before any episode runs
@@ -129,7 +128,8 @@ class WorkflowFamily:
         c = job.config
         item = parse_item(job.item, f"items/{job.item_id}.json")
         setup = EpisodeSetup(
-            item, job.item_checksum, c.suite, c.agent_label, c.condition, job.repetition, c.seed,
+            item, job.item_checksum, c.suite, c.agent_label, c.condition.name, job.repetition,
+            c.seed,
             c.observer,
         )  # fmt: skip
         record = _runner(c).run(setup)

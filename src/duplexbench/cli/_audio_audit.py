@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from duplexbench.audio import read_wav
-from duplexbench.campaign import ExecutionOptions, RunOptions, run_campaign
+from duplexbench.campaign import ExecutionOptions, RunOptions, parse_conditions, run_campaign
 from duplexbench.cli._progress import episode_bars
 from duplexbench.items import Fact, WorkflowItem
 from duplexbench.speech import get_asr
@@ -108,7 +108,7 @@ def run_audit(
     opts = RunOptions(
         suite=suite,
         agent="listener",
-        condition=condition,
+        condition=parse_conditions(condition)[0],
         repeats=1,
         out=out,
         overwrite=overwrite,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,7 @@ from duplexbench.cli._common import (
 from duplexbench.cli._errors import exit_for_errors, fail_on_error_option
 from duplexbench.cli._execution_options import execution_from, execution_options
 from duplexbench.cli._observer_options import observer_from, observer_options
-from duplexbench.cli._progress import Tick, episode_bars
+from duplexbench.cli._progress import episode_bars
 from duplexbench.cli._scorecards import print_comparison_of, print_summary
 from duplexbench.items import ItemError
 from duplexbench.scoring import summary_data
@@ -189,11 +188,17 @@ def run_command(
     except ItemError as exc:
         fail(str(exc))
         return
+    try:
+        conditions = parse_conditions(condition)
+    except ValueError as exc:
+        fail(str(exc))
+        return
+    names = [c.name for c in conditions]
     observer = observer_from(options)
     opts = RunOptions(
         suite=suite_path,
         agent=agent,
-        condition=condition,
+        condition=conditions[0],
         frame_ms=frame_ms,
         speech_cache=speech_cache,
         prices=prices,
@@ -211,23 +216,15 @@ def run_command(
         execution=execution_from(options),
         observer=observer,
     )
-    try:
-        names = parse_conditions(condition)
-    except ValueError as exc:
-        fail(str(exc))
-        return
     with run_failures(), episode_bars(quiet) as bar:
-
-        def tick(name: str) -> Tick:
-            return bar(f"episodes · {name}")
-
+        tick = bar(f"episodes · {', '.join(names)}")
         # the multi-condition runner loads only when used (start-up time)
-        if len(names) > 1:
+        if len(conditions) > 1:
             from duplexbench.campaign import run_conditions  # noqa: PLC0415
 
-            multi = run_conditions(replace(opts, condition=names[0]), names, tick, bar)
+            multi = run_conditions(opts, conditions, tick, bar)
         else:
-            result = run_campaign(opts, tick(names[0]), bar)  # bar: render-ahead bars
+            result = run_campaign(opts, tick, bar)  # bar: render-ahead bars
     if len(names) > 1:
         if as_json:
             print_json(multi.report)
