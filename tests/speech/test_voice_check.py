@@ -73,6 +73,17 @@ def test_the_normalizer_keeps_different_numbers_apart() -> None:
     assert word_error_rate("(415) 555-0134", "(415) 555-0143") == pytest.approx(2 / 10)
 
 
+def test_the_normalizer_reads_ordinals_and_only_its_own_scales() -> None:
+    assert normalize_words("the twelfth") == ["the", "1", "2"]
+    assert normalize_words("twentieth") == ["2", "0"]
+    assert normalize_words("one millionth") == ["1", *"000000"]
+    assert normalize_words("zeroth") == ["0"]
+    assert normalize_words("nineth") == ["9"]  # a regular "th" as an ASR may write it
+    assert normalize_words("two thousand") == ["2", "0", "0", "0"]
+    assert normalize_words("two billion") == ["2", "billion"]  # thousands and millions only
+    assert normalize_words("two trillion") == ["2", "trillion"]
+
+
 def test_word_edits_is_the_levenshtein_distance_over_words() -> None:
     assert word_edits([], []) == 0
     assert word_edits(["a", "b"], []) == 2

@@ -11,6 +11,7 @@ from duplexbench.values._numbers import (
     parse_number,
     words_to_int,
 )
+from duplexbench.words import ORDINAL_WORDS, SCALE_WORDS, TEEN_WORDS, TENS_WORDS, UNIT_WORDS
 
 
 @pytest.mark.parametrize(
@@ -118,3 +119,18 @@ def test_format_number_and_ordinal_suffix() -> None:
         "nd",
         "st",
     ]
+
+
+def test_every_shared_number_word_is_read() -> None:
+    """The spelled-number parser reads the one table of `duplexbench.words`."""
+    for word, value in {**UNIT_WORDS, **TEEN_WORDS, **TENS_WORDS}.items():
+        assert words_to_int([word]) == value
+    for word, value in SCALE_WORDS.items():
+        assert words_to_int(["one", word]) == value
+    for ordinal, cardinal in ORDINAL_WORDS.items():
+        lead = ["one"] if cardinal in ("hundred", *SCALE_WORDS) else []
+        expected = words_to_int([*lead, cardinal])
+        assert expected is not None
+        assert words_to_int([*lead, ordinal], allow_ordinal=True) == expected
+    assert words_to_int(["zero"]) == 0
+    assert parse_number("one point oh five") == 1.05  # "oh" is this module's own digit

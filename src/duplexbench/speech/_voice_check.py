@@ -54,7 +54,14 @@ from duplexbench.audio import SAMPLE_RATE, Int16Array
 from duplexbench.speech._asr import ASREngine, ASRError, get_asr
 from duplexbench.speech._synthesis import synthesize_checked
 from duplexbench.speech._tts import SpeechUnavailable, SynthesisSettings, TTSError, get_tts
-from duplexbench.words import edits
+from duplexbench.words import (
+    ORDINAL_WORDS,
+    SCALE_WORDS,
+    TEEN_WORDS,
+    TENS_WORDS,
+    UNIT_WORDS,
+    edits,
+)
 
 __all__ = [
     "NEURAL",
@@ -101,25 +108,13 @@ Tick = Callable[[str, int], None]
 
 # ------------------------------------------------------------- normalizer
 
-_UNITS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9,
-}  # fmt: skip
-_TEENS = {
-    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
-}  # fmt: skip
-_TENS = {
-    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-    "eighty": 80, "ninety": 90,
-}  # fmt: skip
-_SCALES = {"thousand": 1000, "million": 1_000_000}
-_IRREGULAR_ORDINALS = {
-    "first": "one", "second": "two", "third": "three", "fifth": "five", "eighth": "eight",
-    "ninth": "nine", "twelfth": "twelve",
-}  # fmt: skip
-_TH_STEMS = {*_UNITS, *_TEENS, "hundred", *_SCALES}
-"""Number words whose ordinal adds "th" (``fourth``, ``fourteenth``, ``hundredth``)."""
+_UNITS = {"zero": 0, **UNIT_WORDS}
+"""Zero to nine: the shared units (`duplexbench.words`) and "zero"."""
+_SCALES = {word: SCALE_WORDS[word] for word in ("thousand", "million")}
+"""The scales read here (not "billion" or "trillion": they stay words)."""
+_TH_STEMS = {*_UNITS, *TEEN_WORDS, "hundred", *_SCALES}
+"""Number words whose ordinal may be written with "th" added: besides the ordinals of
+`duplexbench.words`, "zeroth" and what an ASR may write ("nineth", "fiveth") count."""
 _OH = {"oh", "o"}
 _CURRENCY = {"$": "dollars", "£": "pounds", "€": "euros"}
 
@@ -136,10 +131,8 @@ _LETTER_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
 
 def _cardinal(word: str) -> tuple[str, bool]:
     """(the cardinal number word, True) for an ordinal word; (word, False) otherwise."""
-    if word in _IRREGULAR_ORDINALS:
-        return _IRREGULAR_ORDINALS[word], True
-    if word.endswith("ieth") and word[:-4] + "y" in _TENS:
-        return word[:-4] + "y", True
+    if word in ORDINAL_WORDS:
+        return ORDINAL_WORDS[word], True
     if word.endswith("th") and word[:-2] in _TH_STEMS:
         return word[:-2], True
     return word, False
@@ -147,7 +140,8 @@ def _cardinal(word: str) -> tuple[str, bool]:
 
 def _kind(word: str) -> tuple[str, int] | None:
     """The kind of a cardinal number word and its value, or None for other words."""
-    for kind, table in (("unit", _UNITS), ("teen", _TEENS), ("tens", _TENS), ("scale", _SCALES)):
+    tables = (("unit", _UNITS), ("teen", TEEN_WORDS), ("tens", TENS_WORDS), ("scale", _SCALES))
+    for kind, table in tables:
         if word in table:
             return kind, table[word]
     return ("hundred", 100) if word == "hundred" else None

@@ -30,29 +30,20 @@ from itertools import pairwise
 
 from duplexbench.items import Fact
 from duplexbench.values import int_prefix, parse_date, parse_month_day, parse_number
+from duplexbench.words import SCALE_WORDS, TEEN_WORDS, TENS_WORDS, UNIT_WORDS
 
 MONTHS = frozenset(
     {"january", "february", "march", "april", "may", "june", "july", "august", "september"}
     | {"sept", "october", "november", "december"}
 )
-_SINGLE_DIGITS = {
-    "zero": "0",
-    "oh": "0",
-    "one": "1",
-    "two": "2",
-    "three": "3",
-    "four": "4",
-    "five": "5",
-    "six": "6",
-    "seven": "7",
-    "eight": "8",
-    "nine": "9",
-}
+_SINGLE_DIGITS = {"zero": "0", "oh": "0", **{word: str(n) for word, n in UNIT_WORDS.items()}}
+"""Words said as one digit in a run of digits ("one zero four two"): the shared units
+(`duplexbench.words`), "zero" and "oh"."""
 _NUMBER_WORDS = frozenset(
-    {*_SINGLE_DIGITS, "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen"}
-    | {"seventeen", "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty"}
-    | {"seventy", "eighty", "ninety", "hundred", "thousand", "million", "billion"}
+    {*_SINGLE_DIGITS, *TEEN_WORDS, *TENS_WORDS, "hundred", *SCALE_WORDS} - {"trillion"}
 )
+"""Words a spelled number is made of: the shared number words but "trillion" (a run of
+number words ends at it, as at any other word)."""
 _CONNECTORS = frozenset({"and", "a", "point"})
 """Words inside a spelled number that never start or end one."""
 _NUMERAL = re.compile(r"\d+(?:\.\d+)?")

@@ -4,6 +4,10 @@
 years", "one thousand two hundred and fifty", "5k"). :func:`int_prefix` and
 :func:`words_to_int` parse spelled integers and are shared with dates, phones and
 addresses.
+
+The number words (units, teens, tens, scales, ordinals) are the one table of
+:mod:`duplexbench.words`, shared with the speech and user layers; "zero", "oh" as a
+digit and the fraction words are this module's own.
 """
 
 from __future__ import annotations
@@ -13,78 +17,15 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-UNITS: dict[str, int] = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-}
-TEENS: dict[str, int] = {
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-}
-TENS: dict[str, int] = {
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-}
-SCALES: dict[str, int] = {
-    "thousand": 10**3,
-    "million": 10**6,
-    "billion": 10**9,
-    "trillion": 10**12,
-}
-ORDINALS: dict[str, str] = {
-    "first": "one",
-    "second": "two",
-    "third": "three",
-    "fourth": "four",
-    "fifth": "five",
-    "sixth": "six",
-    "seventh": "seven",
-    "eighth": "eight",
-    "ninth": "nine",
-    "tenth": "ten",
-    "eleventh": "eleven",
-    "twelfth": "twelve",
-    "thirteenth": "thirteen",
-    "fourteenth": "fourteen",
-    "fifteenth": "fifteen",
-    "sixteenth": "sixteen",
-    "seventeenth": "seventeen",
-    "eighteenth": "eighteen",
-    "nineteenth": "nineteen",
-    "twentieth": "twenty",
-    "thirtieth": "thirty",
-    "fortieth": "forty",
-    "fiftieth": "fifty",
-    "sixtieth": "sixty",
-    "seventieth": "seventy",
-    "eightieth": "eighty",
-    "ninetieth": "ninety",
-    "hundredth": "hundred",
-    "thousandth": "thousand",
-    "millionth": "million",
-}
-DIGIT_WORDS: dict[str, int] = {"zero": 0, "oh": 0, **UNITS}
+from duplexbench.words import (
+    ORDINAL_WORDS,
+    SCALE_WORDS,
+    TEEN_WORDS,
+    TENS_WORDS,
+    UNIT_WORDS,
+)
+
+DIGIT_WORDS: dict[str, int] = {"zero": 0, "oh": 0, **UNIT_WORDS}
 """Words read as single digits after "point" (and in phone numbers)."""
 DENOMINATORS: dict[str, int] = {
     "half": 2,
@@ -115,8 +56,8 @@ FRACTION_WORDS = frozenset({"half", "quarter", *PLURAL_DENOMINATORS})
 """Words that only ever name a fraction; outside a fraction phrase the value has no number."""
 
 _NEGATORS = frozenset({"minus", "negative"})
-_INT_START = frozenset({*UNITS, *TEENS, *TENS, "zero", "a"})
-_NUMBER_START = frozenset({*UNITS, *TEENS, *TENS, "zero", "point"})
+_INT_START = frozenset({*UNIT_WORDS, *TEEN_WORDS, *TENS_WORDS, "zero", "a"})
+_NUMBER_START = frozenset({*UNIT_WORDS, *TEEN_WORDS, *TENS_WORDS, "zero", "point"})
 _MAX_NUMBER_WORDS = 40
 """No spelled number is longer than this; bounds the work on long texts."""
 _NUM_TOKEN = re.compile(
@@ -145,22 +86,27 @@ def _below_100(words: Sequence[str], i: int) -> tuple[int, int] | None:
     if i >= len(words):
         return None
     word = words[i]
-    if word in TENS:
-        value = TENS[word]
-        if i + 1 < len(words) and words[i + 1] in UNITS:
-            return value + UNITS[words[i + 1]], i + 2
+    if word in TENS_WORDS:
+        value = TENS_WORDS[word]
+        if i + 1 < len(words) and words[i + 1] in UNIT_WORDS:
+            return value + UNIT_WORDS[words[i + 1]], i + 2
         return value, i + 1
-    if word in TEENS:
-        return TEENS[word], i + 1
-    if word in UNITS:
-        return UNITS[word], i + 1
+    if word in TEEN_WORDS:
+        return TEEN_WORDS[word], i + 1
+    if word in UNIT_WORDS:
+        return UNIT_WORDS[word], i + 1
     return None
 
 
 def _group(words: Sequence[str], i: int, allow_article: bool) -> tuple[int, int] | None:
     """A number below 10,000 written as "[N hundred [and] ]M" (or "a hundred")."""
     n = len(words)
-    if allow_article and i + 1 < n and words[i] == "a" and words[i + 1] in {"hundred", *SCALES}:
+    if (
+        allow_article
+        and i + 1 < n
+        and words[i] == "a"
+        and words[i + 1] in {"hundred", *SCALE_WORDS}
+    ):
         base: tuple[int, int] | None = (1, i + 1)
     else:
         base = _below_100(words, i)
@@ -182,7 +128,7 @@ def _int_prefix_plain(words: Sequence[str], i: int, allow_article: bool) -> tupl
     total, last_scale, start = 0, math.inf, i
     while (group := _group(words, i, allow_article)) is not None:
         value, j = group
-        scale = SCALES.get(words[j]) if j < len(words) else None
+        scale = SCALE_WORDS.get(words[j]) if j < len(words) else None
         if scale is None or scale >= last_scale:
             total, i = total + value, j
             break
@@ -201,20 +147,20 @@ def int_prefix(
     "twenty first") may only end the number, and only when ``allow_ordinal``.
     ``allow_article`` lets "a" stand for one before "hundred"/"thousand".
     """
-    if start >= len(words) or not (words[start] in _INT_START or words[start] in ORDINALS):
+    if start >= len(words) or not (words[start] in _INT_START or words[start] in ORDINAL_WORDS):
         return None
     window = list(words[start : start + _MAX_NUMBER_WORDS])
     for k, word in enumerate(window):
-        if word in ORDINALS:
+        if word in ORDINAL_WORDS:
             window = window[: k + 1] if allow_ordinal else window[:k]
             if allow_ordinal:
-                window[k] = ORDINALS[word]
+                window[k] = ORDINAL_WORDS[word]
             break
     parsed = _int_prefix_plain(window, 0, allow_article)
     if parsed is None:
         return None
     value, end = parsed[0], start + parsed[1]
-    return value, end, words[end - 1] in ORDINALS
+    return value, end, words[end - 1] in ORDINAL_WORDS
 
 
 def words_to_int(words: Sequence[str], *, allow_ordinal: bool = False) -> int | None:
@@ -266,7 +212,7 @@ def _scale_at(words: Sequence[str], i: int) -> int:
     """The multiplier of a scale word ("hundred", "thousand", ...) at ``words[i]``, else 0."""
     if i >= len(words):
         return 0
-    return SCALES.get(words[i], 100 if words[i] == "hundred" else 0)
+    return SCALE_WORDS.get(words[i], 100 if words[i] == "hundred" else 0)
 
 
 def _fraction_at(words: Sequence[str], i: int) -> tuple[float, int] | None:
@@ -297,7 +243,7 @@ def _fraction_tail(words: Sequence[str], value: float, i: int) -> tuple[float, i
     n = len(words)
     if not value.is_integer():
         return value, i
-    unit = SCALES.get(words[i - 1], 1) if i > 0 else 1
+    unit = SCALE_WORDS.get(words[i - 1], 1) if i > 0 else 1
     if i < n and unit == 1:
         if words[i] in PLURAL_DENOMINATORS and value >= 2:
             return _scaled_fraction(words, value / PLURAL_DENOMINATORS[words[i]], i + 1)
@@ -344,7 +290,7 @@ def _numbers_in(text: str) -> list[float] | None:
             continue
         amount = _amount(words, digits, i)
         if amount is None:
-            if word in SCALES or word == "hundred" or word in FRACTION_WORDS:
+            if word in SCALE_WORDS or word == "hundred" or word in FRACTION_WORDS:
                 return None
             negate, i = False, i + 1
             continue
